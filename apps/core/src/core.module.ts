@@ -1,0 +1,28 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ServiceDatabaseModule } from '@game-wallet/database';
+import { HealthModule, postgresProbe, redisProbe } from '@game-wallet/health';
+import { APP_REDIS, AppRuntime, MetricsController, RuntimeModule } from '@game-wallet/http';
+import { pingControllerFor } from '@game-wallet/transport';
+import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { CoreConfig } from './config';
+import { coreDataSourceOptions } from './database/data-source-options';
+
+/** The core service: transport handlers, plus health and metrics on its internal HTTP port. */
+@Module({})
+export class CoreModule {
+  static forRoot(config: CoreConfig, runtime: AppRuntime): DynamicModule {
+    return {
+      module: CoreModule,
+      imports: [
+        RuntimeModule.forRoot(runtime),
+        ServiceDatabaseModule.forRoot(coreDataSourceOptions(config.databaseUrl)),
+        HealthModule.forRoot({
+          inject: [DataSource, APP_REDIS],
+          useFactory: (dataSource: DataSource, redis: Redis) => [postgresProbe((sql) => dataSource.query(sql)), redisProbe(redis)],
+        }),
+      ],
+      controllers: [MetricsController, pingControllerFor('core')],
+    };
+  }
+}

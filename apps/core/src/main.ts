@@ -1,0 +1,20 @@
+import 'reflect-metadata';
+import { ensureDatabase } from '@game-wallet/database';
+import { runMain, startService } from '@game-wallet/http';
+import { loadCoreConfig } from './config';
+import { CoreModule } from './core.module';
+
+runMain('core', async () => {
+  const config = loadCoreConfig(process.env);
+  if (config.nodeEnv !== 'production') {
+    await ensureDatabase(config.databaseUrl);
+  }
+  await startService({
+    service: 'core',
+    logLevel: config.logLevel,
+    redisUrl: config.redisUrl,
+    keyPrefix: config.keyPrefix,
+    port: config.port,
+    module: (runtime) => CoreModule.forRoot(config, runtime),
+  });
+});

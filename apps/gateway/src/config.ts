@@ -1,0 +1,58 @@
+import { DEFAULT_REDIS_URL, Env, LogLevel, NodeEnv, commonEnvShape, databaseUrlFor, parseEnv, portVar, positiveIntVar, z } from '@game-wallet/config';
+
+export interface GatewayConfig {
+  nodeEnv: NodeEnv;
+  logLevel: LogLevel;
+  /** Public port of `base_url` (profile, wallet, health, JWKS, console). */
+  basePort: number;
+  /** Public port of `core_url` (player). */
+  corePort: number;
+  /** Internal port: Prometheus `/metrics` (not routed by the Ingress). */
+  internalPort: number;
+  redisUrl: string;
+  databaseUrl: string;
+  keyPrefix: string;
+  /** Deadline of a request to a service, in ms. */
+  serviceDeadlineMs: number;
+}
+
+const schema = z
+  .object({
+    ...commonEnvShape,
+    BASE_PORT: portVar(3000),
+    CORE_PORT: portVar(3001),
+    GATEWAY_INTERNAL_PORT: portVar(3100),
+    SERVICE_DEADLINE_MS: positiveIntVar(5000),
+  })
+  .superRefine((env, context) => {
+    if (env.BASE_PORT === env.CORE_PORT) {
+      context.addIssue({ code: 'custom', path: ['CORE_PORT'], message: 'must differ from BASE_PORT' });
+    }
+  });
+
+/** The gateway's configuration, validated once at start. */
+export function loadGatewayConfig(env: Env): GatewayConfig {
+  const parsed = parseEnv(
+    schema.superRefine((_, context) => {
+      if (env.NODE_ENV === 'production') {
+        for (const name of ['DATABASE_URL', 'REDIS_URL']) {
+          if (!env[name]) {
+            context.addIssue({ code: 'custom', path: [name], message: 'must be set when NODE_ENV=production' });
+          }
+        }
+      }
+    }),
+    env,
+  );
+  return {
+    nodeEnv: parsed.NODE_ENV,
+    logLevel: parsed.LOG_LEVEL,
+    basePort: parsed.BASE_PORT,
+    corePort: parsed.CORE_PORT,
+    internalPort: parsed.GATEWAY_INTERNAL_PORT,
+    redisUrl: parsed.REDIS_URL ?? DEFAULT_REDIS_URL,
+    databaseUrl: databaseUrlFor(env, undefined, parsed.DATABASE_URL),
+    keyPrefix: parsed.TRANSPORT_KEY_PREFIX,
+    serviceDeadlineMs: parsed.SERVICE_DEADLINE_MS,
+  };
+}

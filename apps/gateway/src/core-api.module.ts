@@ -1,0 +1,14 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AppRuntime, RuntimeModule } from '@game-wallet/http';
+import { GatewayRuntimeModule, GatewayShared } from './gateway-runtime.module';
+
+/** Routes of `core_url`: players. */
+@Module({})
+export class CoreApiModule {
+  static forRoot(runtime: AppRuntime, shared: GatewayShared): DynamicModule {
+    return {
+      module: CoreApiModule,
+      imports: [RuntimeModule.forRoot(runtime, { closeRedis: false }), GatewayRuntimeModule.forRoot(shared)],
+    };
+  }
+}

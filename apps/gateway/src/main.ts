@@ -1,0 +1,63 @@
+import 'reflect-metadata';
+import { ensureDatabase } from '@game-wallet/database';
+import { AppRuntime, createHttpApp, runMain } from '@game-wallet/http';
+import { AppMetrics, createRootLogger } from '@game-wallet/observability';
+import { RedisStreamsClient, createFailFastRedis } from '@game-wallet/transport';
+import { Pool } from 'pg';
+import { BaseApiModule } from './base-api.module';
+import { loadGatewayConfig } from './config';
+import { CoreApiModule } from './core-api.module';
+import { InternalModule } from './internal.module';
+
+runMain('gateway', async () => {
+  const config = loadGatewayConfig(process.env);
+  const logger = createRootLogger({ service: 'gateway', level: config.logLevel });
+  const metrics = new AppMetrics('gateway');
+  if (config.nodeEnv !== 'production') {
+    await ensureDatabase(config.databaseUrl);
+  }
+  const redis = createFailFastRedis(config.redisUrl, 'gateway:app');
+  const pool = new Pool({ connectionString: config.databaseUrl, max: 2, connectionTimeoutMillis: 1000, idleTimeoutMillis: 10_000 });
+  pool.on('error', () => undefined); // a dropped idle connection is replaced on next use; health reports outages
+  metrics.observePool('gateway', pool);
+  const transport = new RedisStreamsClient({
+    redisUrl: config.redisUrl,
+    keyPrefix: config.keyPrefix,
+    deadlineMs: config.serviceDeadlineMs,
+    onSettled: (pattern, outcome, seconds) => metrics.transportDuration.observe({ pattern, outcome }, seconds),
+  });
+  await transport.connect();
+
+  const runtime: AppRuntime = { redis, metrics, logger };
+  const shared = { config, transport, pool };
+  const apps = [
+    { name: 'base', port: config.basePort, app: await createHttpApp(BaseApiModule.forRoot(runtime, shared), logger, metrics) },
+    { name: 'core', port: config.corePort, app: await createHttpApp(CoreApiModule.forRoot(runtime, shared), logger, metrics) },
+    { name: 'internal', port: config.internalPort, app: await createHttpApp(InternalModule.forRoot(runtime), logger, metrics) },
+  ];
+  for (const { app, port } of apps) {
+    await app.listen(port, '0.0.0.0');
+  }
+  logger.info(
+    { basePort: config.basePort, corePort: config.corePort, internalPort: config.internalPort },
+    `gateway ready: base_url on port ${config.basePort}, core_url on port ${config.corePort}, metrics on port ${config.internalPort}`,
+  );
+
+  let stopping = false;
+  const stop = async (signal: string): Promise<void> => {
+    if (stopping) {
+      return;
+    }
+    stopping = true;
+    logger.info(`${signal} received: finishing requests in flight, then stopping`);
+    const timer = setTimeout(() => process.exit(1), 10_000);
+    await Promise.all(apps.map(({ app }) => app.close()));
+    await transport.close();
+    await Promise.all([redis.quit().catch(() => redis.disconnect()), pool.end().catch(() => undefined)]);
+    clearTimeout(timer);
+    logger.flush();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+});

@@ -1,0 +1,31 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Pattern, Principal, RequestOf, ResponseOf } from '@game-wallet/contracts';
+import { RedisStreamsClient } from '@game-wallet/transport';
+import type { FastifyRequest } from 'fastify';
+import { GatewayConfig } from '../config';
+
+/**
+ * The one way gateway routes reach a service: a typed call on a message pattern, carrying the caller's principal and
+ * the request id, bounded by the service deadline. Failures arrive as `AppError`s and become the SPEC error body in the
+ * exception filter.
+ */
+@Injectable()
+export class ServiceCalls {
+  constructor(
+    private readonly transport: RedisStreamsClient,
+    @Inject('GATEWAY_CONFIG') private readonly config: GatewayConfig,
+  ) {}
+
+  call<P extends Pattern>(
+    pattern: P,
+    payload: RequestOf<P>,
+    principal: Principal,
+    request?: FastifyRequest,
+    timeoutMs?: number,
+  ): Promise<ResponseOf<P>> {
+    return this.transport.call(pattern, { payload, principal }, {
+      requestId: request?.id,
+      timeoutMs: timeoutMs ?? this.config.serviceDeadlineMs,
+    });
+  }
+}

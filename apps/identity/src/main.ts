@@ -1,0 +1,20 @@
+import 'reflect-metadata';
+import { ensureDatabase } from '@game-wallet/database';
+import { runMain, startService } from '@game-wallet/http';
+import { loadIdentityConfig } from './config';
+import { IdentityModule } from './identity.module';
+
+runMain('identity', async () => {
+  const config = loadIdentityConfig(process.env);
+  if (config.nodeEnv !== 'production') {
+    await ensureDatabase(config.databaseUrl);
+  }
+  await startService({
+    service: 'identity',
+    logLevel: config.logLevel,
+    redisUrl: config.redisUrl,
+    keyPrefix: config.keyPrefix,
+    port: config.port,
+    module: (runtime) => IdentityModule.forRoot(config, runtime),
+  });
+});

@@ -1,0 +1,20 @@
+import 'reflect-metadata';
+import { ensureDatabase } from '@game-wallet/database';
+import { runMain, startService } from '@game-wallet/http';
+import { loadWalletConfig } from './config';
+import { WalletModule } from './wallet.module';
+
+runMain('wallet', async () => {
+  const config = loadWalletConfig(process.env);
+  if (config.nodeEnv !== 'production') {
+    await ensureDatabase(config.databaseUrl);
+  }
+  await startService({
+    service: 'wallet',
+    logLevel: config.logLevel,
+    redisUrl: config.redisUrl,
+    keyPrefix: config.keyPrefix,
+    port: config.port,
+    module: (runtime) => WalletModule.forRoot(config, runtime),
+  });
+});

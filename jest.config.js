@@ -1,0 +1,39 @@
+/**
+ * Three projects:
+ * - unit:   *.spec.ts beside the code, no servers needed beyond what each spec states.
+ * - e2e:    *.e2e-spec.ts under apps/<app>/test and libs/<lib>/test, against the real Postgres and Redis;
+ *           each suite uses its own database and Redis key prefix so suites run in parallel.
+ * - faults: *.fault-spec.ts, suites that stop and restart Postgres or Redis; `npm test` runs them after the others, one at a time.
+ */
+const { compilerOptions } = require('./tsconfig.base.json');
+
+const moduleNameMapper = Object.fromEntries(
+  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [
+    `^${alias.replace('/', '\\/')}$`,
+    `<rootDir>/${target}`,
+  ]),
+);
+
+const transform = {
+  '^.+\\.ts$': [
+    '@swc/jest',
+    {
+      jsc: {
+        target: 'es2022',
+        keepClassNames: true,
+        parser: { syntax: 'typescript', decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+      },
+    },
+  ],
+};
+
+const common = { rootDir: __dirname, testEnvironment: 'node', transform, moduleNameMapper, moduleFileExtensions: ['ts', 'js', 'json'] };
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{apps,libs}/*/test/**/*.e2e-spec.ts'], testTimeout: 60000 },
+    { ...common, displayName: 'faults', testMatch: ['<rootDir>/{apps,libs}/*/test/**/*.fault-spec.ts'], testTimeout: 90000 },
+  ],
+};

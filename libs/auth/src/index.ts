@@ -1,0 +1,2 @@
+/** Gateway authentication: the `@Authenticated()` decorator, the global guard and the typed principal. */
+export {};

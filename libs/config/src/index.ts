@@ -1,0 +1,3 @@
+export * from './common-config';
+export * from './env-schema';
+export * from './service-config';

@@ -1,0 +1,46 @@
+import { ERROR_STATUS, ErrorCode, isErrorCode } from './error-codes';
+
+/** An error as it travels between apps: plain data, never a stack. */
+export interface ErrorPayload {
+  code: ErrorCode;
+  message: string;
+  status: number;
+}
+
+/** The one error type features throw: it carries its SPEC code, and its status follows from the code. */
+export class AppError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = ERROR_STATUS[code];
+  }
+
+  toPayload(): ErrorPayload {
+    return { code: this.code, message: this.message, status: this.status };
+  }
+
+  static fromPayload(payload: ErrorPayload): AppError {
+    return new AppError(payload.code, payload.message);
+  }
+}
+
+export function isErrorPayload(value: unknown): value is ErrorPayload {
+  if (typeof value !== 'object' || value === null) {
+    return false;
+  }
+  const candidate = value as Record<string, unknown>;
+  return isErrorCode(candidate.code) && typeof candidate.message === 'string';
+}
+
+export const serviceUnavailable = (message = 'A required service is unavailable'): AppError =>
+  new AppError('SERVICE_UNAVAILABLE', message);
+
+export const gatewayTimeout = (message = 'The service did not answer in time'): AppError =>
+  new AppError('GATEWAY_TIMEOUT', message);
+
+export const internalError = (): AppError => new AppError('INTERNAL_ERROR', 'Internal server error');

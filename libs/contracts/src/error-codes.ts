@@ -1,0 +1,40 @@
+/**
+ * Machine-readable error codes of the public API (SPEC §2) and the HTTP status each one answers with.
+ * A service throws an {@link AppError} carrying one of these; the transport carries `{code, message, status}` as data
+ * and the gateway's exception filter turns it into the SPEC body `{message, code}`.
+ */
+export const ERROR_STATUS = {
+  VALIDATION_FAILED: 400,
+  INVALID_DURATION: 400,
+  INVALID_QUERY: 400,
+  MALFORMED_JSON: 400,
+  UNAUTHENTICATED: 401,
+  INVALID_API_KEY: 401,
+  INVALID_TOKEN: 401,
+  TOKEN_EXPIRED: 401,
+  TOKEN_REVOKED: 401,
+  INVALID_CREDENTIALS: 401,
+  API_KEY_INACTIVE: 403,
+  FORBIDDEN: 403,
+  API_KEY_REQUIRED: 403,
+  NOT_FOUND: 404,
+  PROFILE_NOT_FOUND: 404,
+  WALLET_NOT_FOUND: 404,
+  GAME_NOT_FOUND: 404,
+  PLAYER_NOT_FOUND: 404,
+  API_KEY_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  KEY_INTEGRITY_FAILED: 500,
+  SERVICE_UNAVAILABLE: 503,
+  GATEWAY_TIMEOUT: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_STATUS, value);
+}

@@ -1,0 +1,38 @@
+import { DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
+
+export interface ServiceDataSourceInput {
+  url: string;
+  /** The service's own schema; the service touches no other (SPEC §1). */
+  schema: 'identity' | 'wallet' | 'core';
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities: MixedList<Function | string | EntitySchema>;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  migrations: MixedList<Function | string>;
+  poolSize?: number;
+}
+
+/**
+ * TypeORM options of one service schema, shared by the app and the migration CLI. `synchronize` is never on: the
+ * schema changes only through migrations, run at start under an advisory lock (see `runMigrationsLocked`).
+ */
+export function serviceDataSourceOptions(input: ServiceDataSourceInput): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: input.url,
+    schema: input.schema,
+    entities: input.entities,
+    migrations: input.migrations,
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    migrationsRun: false,
+    logging: false,
+    extra: {
+      max: input.poolSize ?? 10,
+      connectionTimeoutMillis: 2000,
+      // A query may not hold a connection forever (a hung statement would starve the pool).
+      statement_timeout: 10_000,
+      application_name: `game-wallet-${input.schema}`,
+    },
+  };
+}

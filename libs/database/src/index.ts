@@ -1,0 +1,6 @@
+export * from './data-source-options';
+export * from './ensure-database';
+export * from './ids';
+export * from './migrations-runner';
+export * from './pool';
+export * from './service-database.module';

@@ -1,0 +1,35 @@
+import { DynamicModule, Logger, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
+import { runMigrationsLocked } from './migrations-runner';
+
+/**
+ * The service's TypeORM connection to its own schema. The DataSource is initialised and migrated (under the advisory
+ * lock) before any provider that needs it is built, so a started service always runs on an up-to-date schema.
+ */
+@Module({})
+export class ServiceDatabaseModule {
+  static forRoot(options: DataSourceOptions & { schema: string }): DynamicModule {
+    const logger = new Logger(ServiceDatabaseModule.name);
+    return {
+      module: ServiceDatabaseModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          // retry* are read by the Nest module (the first connection is retried while Postgres starts).
+          useFactory: () => ({ ...options, retryAttempts: 30, retryDelay: 1000 }),
+          dataSourceFactory: async (resolved) => {
+            const dataSource = await new DataSource(resolved ?? options).initialize();
+            const { applied } = await runMigrationsLocked(dataSource, options.schema);
+            logger.log(
+              applied.length > 0
+                ? `Schema ${options.schema}: applied ${applied.length} migration(s): ${applied.join(', ')}`
+                : `Schema ${options.schema} is up to date`,
+            );
+            return dataSource;
+          },
+        }),
+      ],
+      exports: [TypeOrmModule],
+    };
+  }
+}

@@ -1,0 +1,25 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppMetrics, PinoNestLogger } from '@game-wallet/observability';
+import type { Logger } from 'pino';
+import { HttpErrorFilter } from './http-error.filter';
+import { fastifyOptions, installHttpObservability } from './http-observability';
+import { installJsonBodyPolicy } from './json-body';
+
+/**
+ * A Nest app on Fastify with the HTTP conventions of every port: JSON bodies only (anything else is 415), 64 KiB body
+ * limit, `x-request-id`, one log line and metrics sample per request, and errors as `{message, code}`.
+ */
+export async function createHttpApp(module: unknown, logger: Logger, metrics: AppMetrics): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter(fastifyOptions());
+  const fastify = adapter.getInstance();
+  installJsonBodyPolicy(fastify);
+  installHttpObservability(fastify, logger, metrics);
+  const app = await NestFactory.create<NestFastifyApplication>(module as never, adapter, {
+    logger: new PinoNestLogger(logger),
+    bodyParser: false,
+    abortOnError: false,
+  });
+  app.useGlobalFilters(new HttpErrorFilter());
+  return app;
+}

@@ -1,0 +1,98 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { AppError, ERROR_STATUS, ErrorCode, ErrorPayload, isErrorPayload } from '@game-wallet/contracts';
+import { toErrorPayload } from '@game-wallet/transport';
+import { Observable, throwError } from 'rxjs';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** The SPEC error body (§2): exactly these two fields, from every route. */
+export interface ErrorBody {
+  message: string;
+  code: string;
+}
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'VALIDATION_FAILED',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+  503: 'SERVICE_UNAVAILABLE',
+  504: 'GATEWAY_TIMEOUT',
+};
+
+/** Fixed messages for statuses Fastify itself may raise (e.g. a chunked body over the limit). */
+const MESSAGE_BY_STATUS: Record<number, string> = {
+  413: 'Request body is larger than 64 KiB',
+  415: 'Content-Type must be application/json',
+};
+
+export interface HttpError {
+  status: number;
+  body: ErrorBody;
+}
+
+/**
+ * Maps anything thrown while serving a request to the SPEC status and body. Unexpected errors become a generic 500
+ * and are logged with the request id; nothing internal (stack, SQL) reaches the response.
+ */
+export function toHttpError(exception: unknown, request: FastifyRequest, logger: Logger): HttpError {
+  if (exception instanceof AppError || isErrorPayload(exception)) {
+    const status = ERROR_STATUS[exception.code];
+    if (status >= 500 && exception.code === 'INTERNAL_ERROR') {
+      logger.error(`Request ${request.id} failed in a service: ${exception.message}`);
+    }
+    return { status, body: { message: exception.message, code: exception.code } };
+  }
+  if (exception instanceof HttpException) {
+    // Nest's own exceptions, and errors Fastify raised outside a route (Nest wraps those in HttpException).
+    const status = exception.getStatus();
+    if (status >= 500) {
+      logger.error(`Request ${request.id} failed: ${exception.stack ?? exception.message}`);
+      return internal();
+    }
+    const code = CODE_BY_STATUS[status] ?? 'VALIDATION_FAILED';
+    const message =
+      status === 404 ? `Route ${request.method} ${request.url.split('?')[0]} not found` : (MESSAGE_BY_STATUS[status] ?? messageOf(exception));
+    return { status, body: { message, code } };
+  }
+  logger.error(`Request ${request.id} failed: ${exception instanceof Error ? (exception.stack ?? exception.message) : String(exception)}`);
+  return internal();
+}
+
+const internal = (): HttpError => ({ status: 500, body: { message: 'Internal server error', code: 'INTERNAL_ERROR' } });
+
+function messageOf(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'string') {
+    return response;
+  }
+  const message = (response as { message?: unknown }).message;
+  if (Array.isArray(message)) {
+    return message.map(String).join('; ');
+  }
+  return typeof message === 'string' ? message : exception.message;
+}
+
+/**
+ * The one exception filter of every app. Over HTTP every error leaves as `{message, code}`; in a transport handler
+ * (the service side of a hybrid app) it leaves as `{code, message, status}` data for the caller.
+ */
+@Catch()
+export class HttpErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger(HttpErrorFilter.name);
+
+  catch(exception: unknown, host: ArgumentsHost): Observable<ErrorPayload> | undefined {
+    if (host.getType() === 'rpc') {
+      return throwError(() => toErrorPayload(exception, this.logger));
+    }
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const { status, body } = toHttpError(exception, request, this.logger);
+    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
+    return undefined;
+  }
+}

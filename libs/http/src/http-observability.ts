@@ -1,0 +1,43 @@
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { Logger } from 'pino';
+import { AppMetrics, acceptOrGenerateRequestId } from '@game-wallet/observability';
+import { BODY_LIMIT_BYTES } from './json-body';
+
+
+/** Fastify options shared by every HTTP port: body limit, request ids from `x-request-id`, no built-in logger. */
+export function fastifyOptions(): FastifyServerOptions {
+  return {
+    bodyLimit: BODY_LIMIT_BYTES,
+    logger: false,
+    genReqId: (req) => acceptOrGenerateRequestId(req.headers['x-request-id']),
+    return503OnClosing: true,
+  };
+}
+
+const QUIET_ROUTES = new Set(['/v1/health', '/v1/health/live', '/v1/health/services', '/metrics']);
+
+/**
+ * Echoes `x-request-id` on every response and writes one log line and one metrics sample per request.
+ * Probes and scrapes log at debug so they do not drown the request log.
+ */
+export function installHttpObservability(fastify: FastifyInstance, logger: Logger, metrics: AppMetrics): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    done();
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const status = String(reply.statusCode);
+    const seconds = reply.elapsedTime / 1000;
+    metrics.httpRequests.inc({ method: request.method, route, status });
+    metrics.httpDuration.observe({ method: request.method, route, status }, seconds);
+    const level = QUIET_ROUTES.has(route) ? 'debug' : reply.statusCode >= 500 ? 'error' : 'info';
+    if (logger.isLevelEnabled(level)) {
+      logger[level](
+        { requestId: request.id, method: request.method, route, status: reply.statusCode, durationMs: Math.round(reply.elapsedTime * 100) / 100 },
+        'request completed',
+      );
+    }
+    done();
+  });
+}

@@ -1,0 +1,54 @@
+import { AppMetrics, createRootLogger } from '@game-wallet/observability';
+import { ServiceName } from '@game-wallet/contracts';
+import { LogLevel } from '@game-wallet/config';
+import { RedisStreamsServer, createFailFastRedis } from '@game-wallet/transport';
+import { DynamicModule } from '@nestjs/common';
+import { createHttpApp } from './create-http-app';
+import { AppRuntime } from './runtime.module';
+
+export interface ServiceStartOptions {
+  service: ServiceName;
+  logLevel: LogLevel;
+  redisUrl: string;
+  keyPrefix: string;
+  /** Internal HTTP port (health, metrics). */
+  port: number;
+  host?: string;
+  /** Builds the root module from the process's singletons. */
+  module: (runtime: AppRuntime) => DynamicModule;
+}
+
+/**
+ * Starts an internal service: its Nest app, the Redis Streams consumer for its stream, and the internal HTTP port
+ * (health and metrics). SIGTERM stops taking messages, lets handlers in flight finish (≤ 10 s), then closes.
+ */
+export async function startService(options: ServiceStartOptions): Promise<{ close: () => Promise<void> }> {
+  const logger = createRootLogger({ service: options.service, level: options.logLevel });
+  const metrics = new AppMetrics(options.service);
+  const redis = createFailFastRedis(options.redisUrl, `${options.service}:app`);
+  const runtime: AppRuntime = { redis, metrics, logger };
+  const app = await createHttpApp(options.module(runtime), logger, metrics);
+  const server = new RedisStreamsServer({
+    service: options.service,
+    redisUrl: options.redisUrl,
+    keyPrefix: options.keyPrefix,
+    onHandled: (pattern, outcome, seconds) => {
+      metrics.transportHandled.inc({ pattern, outcome });
+      if (outcome === 'ok' || outcome === 'error') {
+        metrics.transportDuration.observe({ pattern, outcome }, seconds);
+      }
+    },
+  });
+  // The app's exception filter also serves the transport handlers (it answers them as error data).
+  app.connectMicroservice({ strategy: server }, { inheritAppConfig: true });
+  app.enableShutdownHooks();
+  await app.startAllMicroservices();
+  await app.listen(options.port, options.host ?? '0.0.0.0');
+  logger.info({ port: options.port, consumer: server.consumer }, `${options.service} ready: internal HTTP on port ${options.port}, consuming ${options.service} requests`);
+  return {
+    close: async () => {
+      await app.close();
+      logger.flush();
+    },
+  };
+}

@@ -1,0 +1,17 @@
+import { Logger } from '@nestjs/common';
+import { AppError, ErrorPayload, internalError, isErrorPayload } from '@game-wallet/contracts';
+
+/**
+ * What a handler's failure becomes on the wire: an {@link AppError} (or a payload already in that shape) passes as is;
+ * anything else is logged here, with its stack, and leaves as a generic 500 so no detail (SQL, paths) reaches a caller.
+ */
+export function toErrorPayload(error: unknown, logger: Logger): ErrorPayload {
+  if (error instanceof AppError) {
+    return error.toPayload();
+  }
+  if (isErrorPayload(error)) {
+    return { code: error.code, message: error.message, status: error.status };
+  }
+  logger.error(error instanceof Error ? (error.stack ?? error.message) : `Non-error thrown: ${String(error)}`);
+  return internalError().toPayload();
+}

@@ -1,0 +1,216 @@
+import { Logger } from '@nestjs/common';
+import { ClientProxy, ReadPacket, WritePacket } from '@nestjs/microservices';
+import {
+  AppError,
+  ErrorPayload,
+  MessageEnvelope,
+  Pattern,
+  RequestOf,
+  ResponseOf,
+  gatewayTimeout,
+  isErrorPayload,
+  serviceOfPattern,
+  serviceUnavailable,
+} from '@game-wallet/contracts';
+import { currentRequestId } from '@game-wallet/observability';
+import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import {
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_KEY_PREFIX,
+  DEFAULT_MAX_STREAM_LENGTH,
+  TransportConnectionOptions,
+  createFailFastRedis,
+  instanceName,
+  replyChannel,
+  streamKey,
+  waitUntilReady,
+} from './transport-options';
+import { REQUEST_FIELD, WireReply, WireRequest } from './wire';
+
+export interface ClientOptions extends TransportConnectionOptions {
+  /** Default deadline of a request, in ms (SPEC §8: 5 s). */
+  deadlineMs?: number;
+  maxStreamLength?: number;
+  /** Called with the round trip of each request, for metrics. */
+  onSettled?: (pattern: string, outcome: 'ok' | 'error' | 'timeout' | 'unavailable', seconds: number) => void;
+}
+
+export interface CallOptions {
+  requestId?: string;
+  /** Deadline of this request in ms from now. */
+  timeoutMs?: number;
+}
+
+interface PendingCall {
+  pattern: string;
+  started: number;
+  timer: NodeJS.Timeout;
+  resolve: (value: unknown) => void;
+  reject: (error: AppError) => void;
+}
+
+/**
+ * The caller's side of the Redis Streams transport. A request is one XADD to the service's stream; the reply comes on
+ * this instance's own pub/sub channel, so only the asking instance sees it. While Redis is unreachable every call fails
+ * at once (or within the 1 s command timeout) with 503; past its deadline a call fails with 504.
+ */
+export class RedisStreamsClient extends ClientProxy {
+  private readonly logger = new Logger(RedisStreamsClient.name);
+  private readonly prefix: string;
+  private readonly deadlineMs: number;
+  private readonly maxStreamLength: number;
+  private readonly clientId = instanceName();
+  private readonly channel: string;
+  private readonly pending = new Map<string, PendingCall>();
+  private sequence = 0;
+  private commands?: Redis;
+  private subscriber?: Redis;
+  private connecting?: Promise<void>;
+
+  constructor(private readonly clientOptions: ClientOptions) {
+    super();
+    this.prefix = clientOptions.keyPrefix ?? DEFAULT_KEY_PREFIX;
+    this.deadlineMs = clientOptions.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    this.maxStreamLength = clientOptions.maxStreamLength ?? DEFAULT_MAX_STREAM_LENGTH;
+    this.channel = replyChannel(this.prefix, this.clientId);
+  }
+
+  /** Opens the connections; resolves when Redis answered or after 1 s (the client then keeps reconnecting). */
+  connect(): Promise<void> {
+    this.connecting ??= this.open();
+    return this.connecting;
+  }
+
+  private async open(): Promise<void> {
+    const commands = createFailFastRedis(this.clientOptions.redisUrl, `client:${this.clientId}`);
+    // The subscriber keeps its subscription across reconnects (ioredis re-subscribes on reconnect).
+    const subscriber = createFailFastRedis(this.clientOptions.redisUrl, `client-replies:${this.clientId}`, {
+      enableOfflineQueue: true,
+      enableAutoPipelining: false,
+      commandTimeout: undefined,
+    });
+    subscriber.on('message', (_channel: string, message: string) => this.onReply(message));
+    subscriber.on('close', () => this.failAll(serviceUnavailable('Lost the connection to Redis')));
+    this.commands = commands;
+    this.subscriber = subscriber;
+    subscriber.subscribe(this.channel).catch((error: unknown) => {
+      this.logger.warn(`Reply subscription failed, retrying on reconnect: ${String(error)}`);
+    });
+    await Promise.all([waitUntilReady(commands, 1000), waitUntilReady(subscriber, 1000)]);
+  }
+
+  /** True while both connections are up. */
+  get isReady(): boolean {
+    return this.commands?.status === 'ready' && this.subscriber?.status === 'ready';
+  }
+
+  /** The Redis connection of this client, for health checks. */
+  unwrap<T>(): T {
+    if (!this.commands) {
+      throw new Error('RedisStreamsClient is not connected');
+    }
+    return this.commands as T;
+  }
+
+  /** Sends a typed request and resolves with the service's answer, or rejects with an {@link AppError}. */
+  call<P extends Pattern>(
+    pattern: P,
+    envelope: MessageEnvelope<RequestOf<P>>,
+    options: CallOptions = {},
+  ): Promise<ResponseOf<P>> {
+    return this.request(pattern, envelope, options) as Promise<ResponseOf<P>>;
+  }
+
+  /** Sends a request on `pattern` (which names its service) and waits for its reply. */
+  request(pattern: string, data: unknown, options: CallOptions = {}): Promise<unknown> {
+    const service = serviceOfPattern(pattern);
+    if (service === undefined) {
+      return Promise.reject(new AppError('INTERNAL_ERROR', `Unknown message pattern ${pattern}`));
+    }
+    const commands = this.commands;
+    if (!commands || !this.isReady) {
+      this.clientOptions.onSettled?.(pattern, 'unavailable', 0);
+      return Promise.reject(serviceUnavailable('The service transport (Redis) is unavailable'));
+    }
+    const timeoutMs = options.timeoutMs ?? this.deadlineMs;
+    const id = (++this.sequence).toString(36);
+    const started = performance.now();
+    const wire: WireRequest = {
+      i: id,
+      p: pattern,
+      r: this.channel,
+      t: Date.now() + timeoutMs,
+      q: options.requestId ?? currentRequestId() ?? randomUUID(),
+      d: data,
+    };
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => this.settle(id, gatewayTimeout(), 'timeout'), timeoutMs);
+      this.pending.set(id, { pattern, started, timer, resolve, reject });
+      commands
+        .xadd(streamKey(this.prefix, service), 'MAXLEN', '~', this.maxStreamLength, '*', REQUEST_FIELD, JSON.stringify(wire))
+        .catch(() => this.settle(id, serviceUnavailable('The service transport (Redis) is unavailable'), 'unavailable'));
+    });
+  }
+
+  private onReply(message: string): void {
+    let reply: WireReply;
+    try {
+      reply = JSON.parse(message) as WireReply;
+    } catch {
+      return;
+    }
+    if (reply.e !== undefined) {
+      const payload: ErrorPayload = isErrorPayload(reply.e)
+        ? reply.e
+        : { code: 'INTERNAL_ERROR', message: 'Internal server error', status: 500 };
+      this.settle(reply.i, AppError.fromPayload(payload), 'error');
+    } else {
+      this.settle(reply.i, reply.d, 'ok');
+    }
+  }
+
+  private settle(id: string, outcome: unknown, kind: 'ok' | 'error' | 'timeout' | 'unavailable'): void {
+    const call = this.pending.get(id);
+    if (!call) {
+      return;
+    }
+    this.pending.delete(id);
+    clearTimeout(call.timer);
+    this.clientOptions.onSettled?.(call.pattern, kind, (performance.now() - call.started) / 1000);
+    if (kind === 'ok') {
+      call.resolve(outcome);
+    } else {
+      call.reject(outcome as AppError);
+    }
+  }
+
+  private failAll(error: AppError): void {
+    for (const id of [...this.pending.keys()]) {
+      this.settle(id, error, 'unavailable');
+    }
+  }
+
+  async close(): Promise<void> {
+    this.failAll(serviceUnavailable('The transport client is closing'));
+    const connections = [this.commands, this.subscriber];
+    this.commands = undefined;
+    this.subscriber = undefined;
+    this.connecting = undefined;
+    await Promise.all(connections.map((redis) => redis?.quit().catch(() => redis.disconnect())));
+  }
+
+  /** Nest's `ClientProxy.send()` path: the packet's data is the message envelope. */
+  protected publish(packet: ReadPacket, callback: (packet: WritePacket) => void): () => void {
+    this.request(packet.pattern as string, packet.data).then(
+      (response) => callback({ response, isDisposed: true }),
+      (err: unknown) => callback({ err: err instanceof AppError ? err.toPayload() : err, isDisposed: true }),
+    );
+    return () => undefined;
+  }
+
+  /** Events are not part of the v1 transport: every message is a request with a reply. */
+  protected dispatchEvent<T = unknown>(packet: ReadPacket): Promise<T> {
+    return this.request(packet.pattern as string, packet.data) as Promise<T>;
+  }
+}

@@ -1,0 +1,347 @@
+import { Logger } from '@nestjs/common';
+import { CustomTransportStrategy, Server } from '@nestjs/microservices';
+import { runWithRequestId } from '@game-wallet/observability';
+import { ErrorPayload } from '@game-wallet/contracts';
+import Redis from 'ioredis';
+import { isObservable, lastValueFrom } from 'rxjs';
+import { toErrorPayload } from './error-payload';
+import { RedisStreamsContext } from './redis-streams.context';
+import {
+  DEFAULT_KEY_PREFIX,
+  TransportConnectionOptions,
+  createFailFastRedis,
+  heartbeatKey,
+  instanceName,
+  streamKey,
+} from './transport-options';
+import { WireReply, WireRequest, parseWireRequest } from './wire';
+
+export interface ServerOptions extends TransportConnectionOptions {
+  /** The service whose stream this server consumes; also the consumer group's name. */
+  service: string;
+  /** Most entries taken per read. */
+  batchSize?: number;
+  /** Most requests handled at once by this replica; past it, the replica stops reading and others take the work. */
+  maxInFlight?: number;
+  /** How often this replica says it is alive, and how long that lasts; a replica silent longer is taken for dead. */
+  heartbeatMs?: number;
+  heartbeatTtlMs?: number;
+  /** How often a replica looks for entries left pending by dead replicas. */
+  reclaimIntervalMs?: number;
+  /** Called once per message taken, for metrics. */
+  onHandled?: (pattern: string, outcome: 'ok' | 'error' | 'expired' | 'unknown', seconds: number) => void;
+}
+
+type StreamEntry = [id: string, fields: string[]];
+
+/**
+ * The service side of the transport: one Redis stream per service, one consumer group per service, one consumer per
+ * replica, so each request is taken by exactly one replica.
+ *
+ * Delivery is at most once: a batch is acknowledged (and deleted from the stream) before its handlers run, so a
+ * replica that dies mid-handler never has that request run again elsewhere. Entries read but not yet acknowledged when
+ * a replica dies stay pending; a live replica notices the dead one's heartbeat has lapsed, claims them and runs those
+ * still within their deadline. An entry past its deadline is dropped unprocessed: its caller has already answered 504.
+ */
+export class RedisStreamsServer extends Server implements CustomTransportStrategy {
+  protected override readonly logger = new Logger(RedisStreamsServer.name);
+  readonly consumer = instanceName();
+  private readonly prefix: string;
+  private readonly stream: string;
+  private readonly group: string;
+  private readonly batchSize: number;
+  private readonly maxInFlight: number;
+  private readonly heartbeatMs: number;
+  private readonly heartbeatTtlMs: number;
+  private readonly reclaimIntervalMs: number;
+  private commands?: Redis;
+  private reader?: Redis;
+  private running = false;
+  private groupReady = false;
+  private inFlight = 0;
+  private slotFreed?: () => void;
+  private idle?: () => void;
+  private readLoop?: Promise<void>;
+  private timers: NodeJS.Timeout[] = [];
+  private lastWarning = 0;
+
+  constructor(private readonly serverOptions: ServerOptions) {
+    super();
+    this.prefix = serverOptions.keyPrefix ?? DEFAULT_KEY_PREFIX;
+    this.stream = streamKey(this.prefix, serverOptions.service);
+    this.group = serverOptions.service;
+    this.batchSize = serverOptions.batchSize ?? 64;
+    this.maxInFlight = serverOptions.maxInFlight ?? 512;
+    this.heartbeatMs = serverOptions.heartbeatMs ?? 500;
+    this.heartbeatTtlMs = serverOptions.heartbeatTtlMs ?? 2000;
+    this.reclaimIntervalMs = serverOptions.reclaimIntervalMs ?? 1000;
+  }
+
+  listen(callback: (error?: unknown) => void): void {
+    this.commands = createFailFastRedis(this.serverOptions.redisUrl, `server:${this.consumer}`);
+    // The reader blocks in XREADGROUP, so it has no command timeout and its own connection.
+    this.reader = createFailFastRedis(this.serverOptions.redisUrl, `server-reader:${this.consumer}`, {
+      commandTimeout: undefined,
+      enableAutoPipelining: false,
+    });
+    this.reader.on('close', () => {
+      this.groupReady = false;
+    });
+    this.running = true;
+    this.timers.push(
+      setInterval(() => void this.heartbeat(), this.heartbeatMs),
+      setInterval(() => void this.reclaim(), this.reclaimIntervalMs),
+    );
+    this.readLoop = this.read();
+    callback();
+  }
+
+  /** Redis connection of this server (for health checks). */
+  unwrap<T>(): T {
+    if (!this.commands) {
+      throw new Error('RedisStreamsServer is not listening');
+    }
+    return this.commands as T;
+  }
+
+  on(): void {
+    // Connection events are handled inside; nothing to subscribe to from outside.
+  }
+
+  /** Stops reading, lets handlers in flight finish (up to `graceMs`), then leaves the group and closes connections. */
+  async close(graceMs = 10_000): Promise<void> {
+    if (!this.running) {
+      return;
+    }
+    this.running = false;
+    this.timers.forEach(clearInterval);
+    this.timers = [];
+    this.reader?.disconnect();
+    await this.readLoop;
+    if (this.inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, graceMs);
+        this.idle = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    const commands = this.commands;
+    if (commands?.status === 'ready') {
+      await commands.del(heartbeatKey(this.prefix, this.serverOptions.service, this.consumer)).catch(() => 0);
+      await this.deleteConsumerIfIdle(this.consumer);
+    }
+    await commands?.quit().catch(() => commands.disconnect());
+  }
+
+  private async read(): Promise<void> {
+    const reader = this.reader as Redis;
+    while (this.running) {
+      try {
+        if (reader.status !== 'ready') {
+          await sleep(100);
+          continue;
+        }
+        if (!this.groupReady) {
+          await this.ensureGroup();
+          await this.heartbeat();
+        }
+        if (this.inFlight >= this.maxInFlight) {
+          await new Promise<void>((resolve) => (this.slotFreed = resolve));
+          continue;
+        }
+        const count = Math.min(this.batchSize, this.maxInFlight - this.inFlight);
+        const result = (await reader.xreadgroup(
+          'GROUP', this.group, this.consumer, 'COUNT', count, 'BLOCK', 1000, 'STREAMS', this.stream, '>',
+        )) as [string, StreamEntry[]][] | null;
+        if (result !== null && result.length > 0) {
+          await this.take(result[0][1]);
+        }
+      } catch (error) {
+        if (!this.running) {
+          break;
+        }
+        if (String(error).includes('NOGROUP')) {
+          this.groupReady = false;
+          continue;
+        }
+        this.warn(`Reading ${this.stream} failed: ${String(error)}`);
+        await sleep(100);
+      }
+    }
+  }
+
+  private async ensureGroup(): Promise<void> {
+    try {
+      await (this.commands as Redis).xgroup('CREATE', this.stream, this.group, '0', 'MKSTREAM');
+    } catch (error) {
+      if (!String(error).includes('BUSYGROUP')) {
+        throw error;
+      }
+    }
+    this.groupReady = true;
+  }
+
+  /**
+   * Acknowledges and deletes a batch, then runs what is still within its deadline. If the acknowledgement fails
+   * (Redis gone), nothing runs: the entries stay pending for this replica and the callers get 503/504.
+   */
+  private async take(entries: StreamEntry[]): Promise<void> {
+    const live = entries.filter((entry): entry is StreamEntry => entry !== null && Array.isArray(entry[1]));
+    if (live.length === 0) {
+      return;
+    }
+    const ids = live.map(([id]) => id);
+    const commands = this.commands as Redis;
+    const results = await commands.pipeline().xack(this.stream, this.group, ...ids).xdel(this.stream, ...ids).exec();
+    const failed = results?.find(([error]) => error !== null);
+    if (!results || failed) {
+      this.warn(`Could not acknowledge ${ids.length} entries of ${this.stream}: ${String(failed?.[0])}`);
+      return;
+    }
+    const now = Date.now();
+    for (const [, fields] of live) {
+      const request = parseWireRequest(fields);
+      if (request === undefined) {
+        this.warn(`Dropped a malformed entry from ${this.stream}`);
+      } else if (request.t <= now) {
+        this.serverOptions.onHandled?.(request.p, 'expired', 0);
+        this.logger.debug(`Dropped ${request.p} past its deadline (request ${request.q})`);
+      } else {
+        this.inFlight += 1;
+        void this.run(request).finally(() => this.release());
+      }
+    }
+  }
+
+  private release(): void {
+    this.inFlight -= 1;
+    const freed = this.slotFreed;
+    this.slotFreed = undefined;
+    freed?.();
+    if (this.inFlight === 0) {
+      this.idle?.();
+    }
+  }
+
+  private run(request: WireRequest): Promise<void> {
+    return runWithRequestId(request.q, async () => {
+      const started = performance.now();
+      const handler = this.getHandlerByPattern(request.p);
+      if (!handler) {
+        this.serverOptions.onHandled?.(request.p, 'unknown', 0);
+        await this.reply({ i: request.i, e: { code: 'NOT_FOUND', message: `No handler for ${request.p}`, status: 404 } }, request);
+        return;
+      }
+      let reply: WireReply;
+      try {
+        const result: unknown = await handler(request.d, new RedisStreamsContext([request.p, request.q, request.t]));
+        const value: unknown = isObservable(result) ? await lastValueFrom(result, { defaultValue: undefined }) : result;
+        reply = { i: request.i, d: value };
+      } catch (error) {
+        reply = { i: request.i, e: toErrorPayload(error, this.logger) satisfies ErrorPayload };
+      }
+      this.serverOptions.onHandled?.(request.p, reply.e ? 'error' : 'ok', (performance.now() - started) / 1000);
+      await this.reply(reply, request);
+    });
+  }
+
+  private async reply(reply: WireReply, request: WireRequest): Promise<void> {
+    if (request.t <= Date.now()) {
+      return; // the caller has given up; nobody listens for this reply any more
+    }
+    try {
+      await (this.commands as Redis).publish(request.r, JSON.stringify(reply));
+    } catch (error) {
+      this.warn(`Could not reply to ${request.p} (request ${request.q}): ${String(error)}`);
+    }
+  }
+
+  private async heartbeat(): Promise<void> {
+    const commands = this.commands;
+    if (commands?.status !== 'ready') {
+      return;
+    }
+    await commands
+      .set(heartbeatKey(this.prefix, this.serverOptions.service, this.consumer), '1', 'PX', this.heartbeatTtlMs)
+      .catch(() => undefined);
+  }
+
+  /** Claims the pending entries of replicas whose heartbeat has lapsed, and forgets those replicas once drained. */
+  private async reclaim(): Promise<void> {
+    const commands = this.commands;
+    if (!this.running || commands?.status !== 'ready' || !this.groupReady) {
+      return;
+    }
+    try {
+      const consumers = (await commands.xinfo('CONSUMERS', this.stream, this.group)) as unknown[][];
+      for (const info of consumers) {
+        const fields = toRecord(info);
+        const name = String(fields.name);
+        if (name === this.consumer) {
+          continue;
+        }
+        const alive = await commands.exists(heartbeatKey(this.prefix, this.serverOptions.service, name));
+        if (alive) {
+          continue;
+        }
+        if (Number(fields.pending) > 0) {
+          await this.claimFrom(name);
+        }
+        await this.deleteConsumerIfIdle(name);
+      }
+    } catch (error) {
+      if (!String(error).includes('NOGROUP')) {
+        this.warn(`Reclaim on ${this.stream} failed: ${String(error)}`);
+      }
+    }
+  }
+
+  private async claimFrom(deadConsumer: string): Promise<void> {
+    const commands = this.commands as Redis;
+    const pending = (await commands.xpending(this.stream, this.group, '-', '+', 1000, deadConsumer)) as [string, string, number, number][];
+    if (pending.length === 0) {
+      return;
+    }
+    // The min-idle guard makes the claim exclusive: once one replica claimed an entry its idle time restarts at zero.
+    const minIdle = Math.min(this.heartbeatTtlMs, 1000);
+    const claimed = (await commands.xclaim(
+      this.stream, this.group, this.consumer, minIdle, ...pending.map(([id]) => id),
+    )) as (StreamEntry | null)[];
+    // Entries deleted from the stream meanwhile are dropped from the pending list by XCLAIM itself and not returned.
+    const entries = claimed.filter((entry): entry is StreamEntry => entry !== null);
+    if (entries.length > 0) {
+      this.logger.warn(`Reclaimed ${entries.length} pending entries of ${this.stream} from stopped replica ${deadConsumer}`);
+      await this.take(entries);
+    }
+  }
+
+  private async deleteConsumerIfIdle(name: string): Promise<void> {
+    const commands = this.commands as Redis;
+    const summary = (await commands.xpending(this.stream, this.group, '-', '+', 1, name).catch(() => [1])) as unknown[];
+    if (summary.length === 0) {
+      await commands.xgroup('DELCONSUMER', this.stream, this.group, name).catch(() => 0);
+    }
+  }
+
+  private warn(message: string): void {
+    const now = Date.now();
+    if (now - this.lastWarning > 5000) {
+      this.lastWarning = now;
+      this.logger.warn(message);
+    }
+  }
+}
+
+function toRecord(flat: unknown[]): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  for (let index = 0; index + 1 < flat.length; index += 2) {
+    record[String(flat[index])] = flat[index + 1];
+  }
+  return record;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

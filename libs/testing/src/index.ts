@@ -1,0 +1,6 @@
+export * from './database';
+export * from './ports';
+export * from './private-servers';
+export * from './processes';
+export * from './redis';
+export * from './wait';

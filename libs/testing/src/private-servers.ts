@@ -1,0 +1,141 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './ports';
+import { RunningProcess } from './processes';
+import { waitFor } from './wait';
+import Redis from 'ioredis';
+import { Client } from 'pg';
+
+/**
+ * A Redis server of the suite's own, on a free port, that the suite may stop, freeze and restart without disturbing
+ * other suites (fault tests). Real `redis-server`, no persistence.
+ */
+export class PrivateRedis {
+  private process?: RunningProcess;
+
+  private constructor(readonly port: number) {}
+
+  static async start(): Promise<PrivateRedis> {
+    const server = new PrivateRedis(await freePort());
+    await server.start();
+    return server;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.process = new RunningProcess('redis', child);
+    await waitFor(async () => {
+      const redis = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      redis.on('error', () => undefined);
+      try {
+        await redis.connect();
+        return (await redis.ping()) === 'PONG';
+      } finally {
+        redis.disconnect();
+      }
+    }, 10_000, 'private redis to start');
+  }
+
+  /** Stops the server at once (SIGKILL: as abrupt as a crash). */
+  async stop(): Promise<void> {
+    await this.process?.stop('SIGKILL');
+  }
+
+  /** Freezes the server (SIGSTOP): connections stay open but nothing answers. */
+  freeze(): void {
+    this.process?.child.kill('SIGSTOP');
+  }
+
+  thaw(): void {
+    this.process?.child.kill('SIGCONT');
+  }
+}
+
+const PG_BIN = (() => {
+  const versions = readdirSync('/usr/lib/postgresql').sort();
+  return join('/usr/lib/postgresql', versions[versions.length - 1], 'bin');
+})();
+
+/** Postgres refuses to run as root: the cluster runs as the `postgres` user (or as the current one if not root). */
+function postgresUser(): { uid?: number; gid?: number } {
+  if (process.getuid?.() !== 0) {
+    return {};
+  }
+  return {
+    uid: Number(execFileSync('id', ['-u', 'postgres']).toString().trim()),
+    gid: Number(execFileSync('id', ['-g', 'postgres']).toString().trim()),
+  };
+}
+
+/**
+ * A PostgreSQL cluster of the suite's own (initdb in a temp folder, run as the `postgres` user), so a fault suite can
+ * stop and restart Postgres without disturbing the shared server.
+ */
+export class PrivatePostgres {
+  private process?: RunningProcess;
+
+  private constructor(
+    readonly port: number,
+    private readonly dataDir: string,
+  ) {}
+
+  static async start(): Promise<PrivatePostgres> {
+    const root = mkdtempSync(join(tmpdir(), 'gwt-pg-'));
+    chmodSync(root, 0o755);
+    const dataDir = join(root, 'data');
+    const user = postgresUser();
+    if (user.uid !== undefined && user.gid !== undefined) {
+      chownSync(root, user.uid, user.gid);
+    }
+    execFileSync(join(PG_BIN, 'initdb'), ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync'], {
+      stdio: 'ignore',
+      ...user,
+      cwd: root,
+    });
+    const server = new PrivatePostgres(await freePort(), dataDir);
+    await server.start();
+    return server;
+  }
+
+  /** URL of database `name` on this cluster. */
+  url(name = 'postgres'): string {
+    return `postgres://postgres@127.0.0.1:${this.port}/${name}`;
+  }
+
+  async start(): Promise<void> {
+    const child = spawn(
+      join(PG_BIN, 'postgres'),
+      ['-D', this.dataDir, '-p', String(this.port), '-k', this.dataDir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off'],
+      { stdio: ['ignore', 'pipe', 'pipe'], ...postgresUser(), cwd: this.dataDir },
+    );
+    this.process = new RunningProcess('postgres', child);
+    await waitFor(async () => {
+      const client = new Client({ connectionString: this.url(), connectionTimeoutMillis: 500 });
+      try {
+        await client.connect();
+        await client.query('SELECT 1');
+        return true;
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    }, 20_000, 'private postgres to start');
+  }
+
+  /** Stops the server (immediate shutdown: clients see their connections drop). */
+  async stop(): Promise<void> {
+    await this.process?.stop('SIGQUIT', 5000);
+  }
+
+  async destroy(): Promise<void> {
+    await this.stop();
+    rmSync(join(this.dataDir, '..'), { recursive: true, force: true });
+  }
+}

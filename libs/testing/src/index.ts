@@ -4,3 +4,4 @@ export * from './private-servers';
 export * from './processes';
 export * from './redis';
 export * from './wait';
+export * from './platform';

@@ -242,9 +242,21 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       } catch (error) {
         reply = { i: request.i, e: toErrorPayload(error, this.logger) satisfies ErrorPayload };
       }
-      this.serverOptions.onHandled?.(request.p, reply.e ? 'error' : 'ok', (performance.now() - started) / 1000);
+      const seconds = (performance.now() - started) / 1000;
+      this.serverOptions.onHandled?.(request.p, reply.e ? 'error' : 'ok', seconds);
+      this.logHandled(request, reply, seconds);
       await this.reply(reply, request);
     });
+  }
+
+  /** One line per message, with its request id (from the context); pings only at debug, as probes repeat them. */
+  private logHandled(request: WireRequest, reply: WireReply, seconds: number): void {
+    const line = `${request.p} ${reply.e ? `failed: ${reply.e.code}` : 'ok'} in ${(seconds * 1000).toFixed(1)} ms`;
+    if (request.p.endsWith('.ping')) {
+      this.logger.debug(line);
+    } else {
+      this.logger.log(line);
+    }
   }
 
   private async reply(reply: WireReply, request: WireRequest): Promise<void> {

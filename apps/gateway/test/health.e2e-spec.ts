@@ -1,0 +1,96 @@
+import { TestPlatform } from '@game-wallet/testing';
+
+describe('gateway health (all four apps, real Postgres and Redis)', () => {
+  let platform: TestPlatform;
+
+  beforeAll(async () => {
+    platform = await TestPlatform.start('gwhealth', { env: { LOG_LEVEL: 'debug' } });
+  });
+
+  afterAll(async () => {
+    await platform.stop();
+  });
+
+  it('answers 200 with the Terminus report of database and redis when both are up', async () => {
+    const response = await fetch(`${platform.baseUrl}/v1/health`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      status: 'ok',
+      info: { database: { status: 'up' }, redis: { status: 'up' } },
+      error: {},
+      details: { database: { status: 'up' }, redis: { status: 'up' } },
+    });
+  });
+
+  it('answers liveness with 200 {status: ok}', async () => {
+    const response = await fetch(`${platform.baseUrl}/v1/health/live`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('reports identity, wallet and core up through a transport ping', async () => {
+    const response = await fetch(`${platform.baseUrl}/v1/health/services`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      status: 'ok',
+      info: { identity: { status: 'up' }, wallet: { status: 'up' }, core: { status: 'up' } },
+      error: {},
+      details: { identity: { status: 'up' }, wallet: { status: 'up' }, core: { status: 'up' } },
+    });
+  });
+
+  it('serves health on base_url only: core_url answers 404 NOT_FOUND', async () => {
+    const response = await fetch(`${platform.coreUrl}/v1/health`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ message: 'Route GET /v1/health not found', code: 'NOT_FOUND' });
+  });
+
+  it('carries the x-request-id through the transport into the service logs', async () => {
+    const requestId = `trace-${Date.now()}`;
+    const response = await fetch(`${platform.baseUrl}/v1/health/services`, { headers: { 'x-request-id': requestId } });
+    expect(response.headers.get('x-request-id')).toBe(requestId);
+    for (const service of ['identity', 'wallet', 'core']) {
+      const lines = () => platform.process(service).jsonLines().filter((line) => line.requestId === requestId);
+      await expect(waitForLines(lines)).resolves.toBeGreaterThan(0);
+    }
+  });
+
+  it('reports a stopped service as down, with a message, and answers 503', async () => {
+    await platform.process('wallet').stop();
+    const started = Date.now();
+    const response = await fetch(`${platform.baseUrl}/v1/health/services`);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(response.status).toBe(503);
+    const body = (await response.json()) as Record<string, Record<string, { status: string; message?: string }>>;
+    expect(body.status).toBe('error');
+    expect(body.error.wallet).toEqual({ status: 'down', message: expect.any(String) });
+    expect(body.details.wallet.status).toBe('down');
+    expect(body.info.identity).toEqual({ status: 'up' });
+    expect(body.info.core).toEqual({ status: 'up' });
+    await platform.startApp('wallet');
+    const again = await fetch(`${platform.baseUrl}/v1/health/services`);
+    expect(again.status).toBe(200);
+  });
+
+  it('exposes Prometheus metrics on the internal port, not on the public ones', async () => {
+    const metrics = await fetch(`${platform.internalUrl('gateway')}/metrics`);
+    expect(metrics.status).toBe(200);
+    const text = await metrics.text();
+    expect(text).toContain('http_request_duration_seconds_bucket');
+    expect(text).toContain('transport_request_duration_seconds');
+    expect(text).toContain('db_pool_connections_total');
+    expect((await fetch(`${platform.baseUrl}/metrics`)).status).toBe(404);
+  });
+});
+
+async function waitForLines(count: () => unknown[]): Promise<number> {
+  const deadline = Date.now() + 5000;
+  while (Date.now() < deadline) {
+    const found = count().length;
+    if (found > 0) {
+      return found;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return 0;
+}

@@ -1,0 +1,115 @@
+import { dropDatabase, uniqueDatabaseUrl } from './database';
+import { freePort } from './ports';
+import { AppName, RunningProcess, spawnApp, waitForHttp } from './processes';
+import { TEST_REDIS_URL, deleteKeys, uniquePrefix } from './redis';
+
+export interface PlatformOptions {
+  /** Which apps to start (default: all four). */
+  apps?: AppName[];
+  /** Extra environment for every app. */
+  env?: Record<string, string>;
+  redisUrl?: string;
+  /** Admin URL of the Postgres server the suite's database is created on. */
+  postgresAdminUrl?: string;
+}
+
+/**
+ * The platform started for one suite: its own database, its own transport key prefix and free ports, so suites run in
+ * parallel against the one Postgres and Redis of the machine and leave nothing behind.
+ */
+export class TestPlatform {
+  readonly processes = new Map<string, RunningProcess>();
+
+  private constructor(
+    readonly env: Record<string, string>,
+    readonly ports: { base: number; core: number; internal: number; identity: number; wallet: number; coreService: number },
+    private readonly database: { name: string; adminUrl: string },
+    private readonly prefix: string,
+    private readonly redisUrl: string,
+  ) {}
+
+  static async start(label: string, options: PlatformOptions = {}): Promise<TestPlatform> {
+    const adminUrl = options.postgresAdminUrl ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+    const database = uniqueDatabaseUrl(label, adminUrl);
+    const prefix = uniquePrefix(label);
+    const redisUrl = options.redisUrl ?? TEST_REDIS_URL;
+    const ports = {
+      base: await freePort(),
+      core: await freePort(),
+      internal: await freePort(),
+      identity: await freePort(),
+      wallet: await freePort(),
+      coreService: await freePort(),
+    };
+    const env = {
+      DATABASE_URL: database.url,
+      REDIS_URL: redisUrl,
+      TRANSPORT_KEY_PREFIX: prefix,
+      BASE_PORT: String(ports.base),
+      CORE_PORT: String(ports.core),
+      GATEWAY_INTERNAL_PORT: String(ports.internal),
+      IDENTITY_PORT: String(ports.identity),
+      WALLET_PORT: String(ports.wallet),
+      CORE_SERVICE_PORT: String(ports.coreService),
+      ...options.env,
+    };
+    const platform = new TestPlatform(env, ports, { name: database.name, adminUrl }, prefix, redisUrl);
+    // Services first (each creates the database if needed and migrates its schema), then the gateway.
+    const apps = options.apps ?? ['gateway', 'identity', 'wallet', 'core'];
+    await Promise.all(apps.filter((app) => app !== 'gateway').map((app) => platform.startApp(app)));
+    if (apps.includes('gateway')) {
+      await platform.startApp('gateway');
+    }
+    return platform;
+  }
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.ports.base}`;
+  }
+
+  get coreUrl(): string {
+    return `http://127.0.0.1:${this.ports.core}`;
+  }
+
+  get databaseUrl(): string {
+    return this.env.DATABASE_URL;
+  }
+
+  get keyPrefix(): string {
+    return this.prefix;
+  }
+
+  /** Internal HTTP URL of an app (the gateway's is its metrics port). */
+  internalUrl(app: AppName): string {
+    const port = { gateway: this.ports.internal, identity: this.ports.identity, wallet: this.ports.wallet, core: this.ports.coreService }[app];
+    return `http://127.0.0.1:${port}`;
+  }
+
+  /** Starts (or restarts) `app` and waits until it is live. Replicas get a distinct name: `wallet#2`. */
+  async startApp(app: AppName, name: string = app, extraEnv: Record<string, string> = {}): Promise<RunningProcess> {
+    const running = spawnApp(app, { ...this.env, ...extraEnv });
+    this.processes.set(name, running);
+    const liveUrl = app === 'gateway' ? `${this.baseUrl}/v1/health/live` : `${this.internalUrl(app)}/v1/health/live`;
+    await waitForHttp(liveUrl, running);
+    return running;
+  }
+
+  process(name: string): RunningProcess {
+    const running = this.processes.get(name);
+    if (!running) {
+      throw new Error(`No process ${name}`);
+    }
+    return running;
+  }
+
+  /** All output of all processes so far (for searching logs). */
+  allOutput(): string {
+    return [...this.processes.values()].map((running) => running.output).join('\n');
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.processes.values()].map((running) => running.stop()));
+    await dropDatabase(this.database.name, this.database.adminUrl).catch(() => undefined);
+    await deleteKeys(this.prefix, this.redisUrl).catch(() => undefined);
+  }
+}

@@ -1,6 +1,10 @@
 'use strict';
 // Helpers shared by the benchmark's server processes (plain JavaScript, so no TypeScript build is needed).
 require('reflect-metadata');
+const { Logger } = require('@nestjs/common');
+
+// Logs off everywhere, including transport clients created before the Nest application.
+Logger.overrideLogger(false);
 
 /** Applies method decorators the way TypeScript's legacy decorators do. */
 function decorateMethod(Cls, name, ...decorators) {
@@ -41,8 +45,13 @@ function serve(start) {
   process.on('SIGINT', () => stop(0));
   process.on('disconnect', () => stop(0));
   process.on('unhandledRejection', (error) => {
+    if (stopping) return; // connections torn down while closing may reject; that is not a benchmark failure
     console.error(`unhandled rejection: ${error?.stack ?? error}`);
     stop(1);
+  });
+  // The runner asks for this process's CPU time around each measurement.
+  process.on('message', (message) => {
+    if (message?.type === 'cpu') process.send?.({ type: 'cpu', id: message.id, usage: process.cpuUsage() });
   });
   start()
     .then((started) => {

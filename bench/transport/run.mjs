@@ -46,7 +46,7 @@ const SCENARIOS = [
     name: 'bare NestJS + Fastify',
     path: '/hello',
     expect: { hello: 'world' },
-    processes: [{ script: 'hello.cjs', http: true }],
+    processes: [{ script: 'hello.cjs', role: 'server', http: true }],
   },
   {
     id: 'B',
@@ -54,7 +54,7 @@ const SCENARIOS = [
     mode: 'ours',
     path: '/call',
     expect: { service: 'core', status: 'ok' },
-    processes: [{ script: 'service.cjs' }, { script: 'gateway.cjs', http: true }],
+    processes: [{ script: 'service.cjs', role: 'service' }, { script: 'gateway.cjs', role: 'gateway', http: true }],
   },
   {
     id: 'C',
@@ -62,7 +62,7 @@ const SCENARIOS = [
     mode: 'builtin',
     path: '/call',
     expect: { service: 'core', status: 'ok' },
-    processes: [{ script: 'service.cjs' }, { script: 'gateway.cjs', http: true }],
+    processes: [{ script: 'service.cjs', role: 'service' }, { script: 'gateway.cjs', role: 'gateway', http: true }],
   },
 ];
 
@@ -72,7 +72,7 @@ const runStarted = Date.now();
 // ---------------------------------------------------------------------------------------------------------------
 // Child processes
 
-function startChild(script, mode) {
+function startChild(script, mode, role) {
   const name = mode ? `${script} (${mode})` : script;
   const proc = fork(join(here, script), [], {
     cwd: root,
@@ -92,7 +92,7 @@ function startChild(script, mode) {
   };
   proc.stdout.on('data', collect);
   proc.stderr.on('data', collect);
-  const child = { name, proc, output: () => output.trim(), stopping: false };
+  const child = { name, role, proc, output: () => output.trim(), stopping: false };
   child.exited = new Promise((resolveExit) => proc.once('exit', (code, signal) => resolveExit({ code, signal })));
   child.ready = new Promise((resolveReady, rejectReady) => {
     const timer = setTimeout(
@@ -114,6 +114,34 @@ function startChild(script, mode) {
   children.add(child);
   child.exited.then(() => children.delete(child));
   return child;
+}
+
+let cpuQueries = 0;
+
+/** The child's CPU time (user + system) in ms, asked over IPC. */
+function childCpuMs(child) {
+  const id = ++cpuQueries;
+  return new Promise((resolveCpu) => {
+    const timer = setTimeout(() => {
+      child.proc.off('message', onMessage);
+      resolveCpu(null);
+    }, 2000);
+    const onMessage = (message) => {
+      if (message?.type === 'cpu' && message.id === id) {
+        clearTimeout(timer);
+        child.proc.off('message', onMessage);
+        resolveCpu((message.usage.user + message.usage.system) / 1000);
+      }
+    };
+    child.proc.on('message', onMessage);
+    try {
+      child.proc.send({ type: 'cpu', id });
+    } catch {
+      clearTimeout(timer);
+      child.proc.off('message', onMessage);
+      resolveCpu(null);
+    }
+  });
 }
 
 function tail(child) {
@@ -165,6 +193,21 @@ async function redisInfo() {
     return { version, builtinChannelSubscribers: Number(core) + Number(reply) };
   } finally {
     redis.disconnect();
+  }
+}
+
+/** Redis's CPU time (ms) and command counts, read with INFO; the whole server is counted, not just this run. */
+async function redisStats(redis) {
+  try {
+    const [cpu, commandstats] = await Promise.all([redis.info('cpu'), redis.info('commandstats')]);
+    const seconds = (field) => Number(new RegExp(`^${field}:([0-9.]+)`, 'm').exec(cpu)?.[1] ?? NaN);
+    const commands = {};
+    for (const [, command, calls] of commandstats.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
+      if (command !== 'info') commands[command] = Number(calls);
+    }
+    return { cpuMs: (seconds('used_cpu_sys') + seconds('used_cpu_user')) * 1000, commands };
+  } catch {
+    return null;
   }
 }
 
@@ -273,14 +316,46 @@ async function load(url, { connections, duration }, signal) {
 // ---------------------------------------------------------------------------------------------------------------
 // Scenarios
 
-async function runScenario(scenario) {
+async function snapshot(children, statsRedis) {
+  const [processes, redis] = await Promise.all([
+    Promise.all(children.map(async (child) => [child.role, await childCpuMs(child)])),
+    redisStats(statsRedis),
+  ]);
+  const runner = process.cpuUsage();
+  return { processes: Object.fromEntries(processes), runner: (runner.user + runner.system) / 1000, redis };
+}
+
+/** CPU time spent per successful request (µs) by each process, and Redis commands per request, over one load. */
+function costs(before, after, requests) {
+  const perRequest = (ms) => (ms === null || Number.isNaN(ms) || requests === 0 ? null : round((ms * 1000) / requests, 1));
+  const cpuUsPerRequest = { loadGenerator: perRequest(after.runner - before.runner) };
+  for (const [role, ms] of Object.entries(after.processes)) {
+    const start = before.processes[role];
+    cpuUsPerRequest[role] = perRequest(ms === null || start === null || start === undefined ? null : ms - start);
+  }
+  let redisCommandsPerRequest = null;
+  let redisCommands = null;
+  if (before.redis && after.redis) {
+    cpuUsPerRequest.redis = perRequest(after.redis.cpuMs - before.redis.cpuMs);
+    redisCommands = {};
+    for (const [command, calls] of Object.entries(after.redis.commands)) {
+      const delta = calls - (before.redis.commands[command] ?? 0);
+      if (delta > 0) redisCommands[command] = delta;
+    }
+    const total = Object.values(redisCommands).reduce((sum, calls) => sum + calls, 0);
+    redisCommandsPerRequest = requests === 0 ? null : round(total / requests, 2);
+  }
+  return { cpuUsPerRequest, redisCommandsPerRequest, redisCommands };
+}
+
+async function runScenario(scenario, statsRedis) {
   const controller = new AbortController();
   const started = [];
   const outcome = { id: scenario.id, name: scenario.name, path: scenario.path, ok: false, runs: [] };
   try {
     let port;
     for (const spec of scenario.processes) {
-      const child = startChild(spec.script, scenario.mode);
+      const child = startChild(spec.script, scenario.mode, spec.role);
       started.push(child);
       child.exited.then(({ code, signal }) => {
         if (!child.stopping) {
@@ -299,7 +374,9 @@ async function runScenario(scenario) {
     }
     for (const settings of LOADS) {
       process.stdout.write(`  ${scenario.id}: c=${settings.connections} for ${settings.duration} s ... `);
+      const before = await snapshot(started, statsRedis);
       const run = await load(url, settings, controller.signal);
+      Object.assign(run, costs(before, await snapshot(started, statsRedis), run.ok2xx));
       outcome.runs.push(run);
       console.log(
         `${fmt(run.requestsPerSec, 0)} req/s, p50 ${fmt(run.latencyMs.p50, 2)} ms, p99 ${fmt(run.latencyMs.p99, 2)} ms` +
@@ -384,6 +461,22 @@ function comparisonTable(comparison) {
   return lines.join('\n');
 }
 
+function costTable(scenarios) {
+  const lines = [
+    '| Scenario | Connections | load generator | HTTP server / gateway | service | Redis | Redis commands / request |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const s of scenarios) {
+    for (const r of s.runs) {
+      const cpu = r.cpuUsPerRequest ?? {};
+      lines.push(
+        `| ${s.id}. ${s.name} | ${r.connections} | ${fmt(cpu.loadGenerator, 1)} | ${fmt(cpu.server ?? cpu.gateway, 1)} | ${fmt(cpu.service, 1)} | ${s.id === 'A' ? '–' : fmt(cpu.redis, 1)} | ${s.id === 'A' ? '–' : fmt(r.redisCommandsPerRequest, 2)} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
 function packageVersions() {
   const names = ['@nestjs/core', '@nestjs/microservices', '@nestjs/platform-fastify', 'fastify', 'ioredis', 'autocannon'];
   return Object.fromEntries(names.map((name) => {
@@ -423,6 +516,12 @@ ${resultTable(report.scenarios)}
 ## Ours ÷ built-in
 
 ${comparisonTable(report.comparison)}
+
+## CPU time per request (µs)
+
+${costTable(report.scenarios)}
+
+CPU time (user + system) each process spent during the measurement, divided by the number of successful requests. Redis figures come from \`INFO cpu\` / \`INFO commandstats\` and count the whole Redis server (other clients included).
 
 ## How it was measured
 
@@ -481,12 +580,15 @@ async function main() {
   };
   console.log(`Transport benchmark: ${machine.cpuCount} × ${machine.cpuModel}, Node.js ${machine.node}, Redis ${redis.version}, key prefix ${KEY_PREFIX}`);
 
+  const statsRedis = redisConnection();
+  await statsRedis.connect().catch(() => undefined);
   const scenarios = [];
   for (const scenario of SCENARIOS) {
     console.log(`${scenario.id}. ${scenario.name}`);
-    scenarios.push(await runScenario(scenario));
+    scenarios.push(await runScenario(scenario, statsRedis));
     await sleep(500);
   }
+  statsRedis.disconnect();
 
   const deletedKeys = await deleteBenchKeys().catch((error) => {
     console.warn(`warning: could not delete ${KEY_PREFIX}:* keys: ${error?.message ?? error}`);
@@ -510,7 +612,7 @@ async function main() {
   await writeFile(join(resultsDir, 'transport.md'), md);
   await writeFile(join(resultsDir, 'transport.json'), `${JSON.stringify(report, null, 2)}\n`);
 
-  console.log(`\n${resultTable(scenarios)}\n\n${comparisonTable(report.comparison)}\n`);
+  console.log(`\n${resultTable(scenarios)}\n\n${comparisonTable(report.comparison)}\n\nCPU µs per request:\n${costTable(scenarios)}\n`);
   for (const s of scenarios) {
     for (const log of s.processOutput ?? []) console.log(`${s.id}, ${log.process} printed:\n${log.output}\n`);
   }

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { TestPlatform } from '@game-wallet/testing';
 
 describe('gateway error conventions (SPEC §2)', () => {
@@ -64,22 +65,25 @@ describe('gateway error conventions (SPEC §2)', () => {
   });
 
   it('answers a chunked body over 64 KiB with 413 as well', async () => {
-    const chunks = new ReadableStream({
-      start(controller) {
-        for (let i = 0; i < 70; i += 1) {
-          controller.enqueue(new TextEncoder().encode('x'.repeat(1024)));
-        }
-        controller.close();
-      },
+    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest(`${platform.baseUrl}/v1/nothing-here`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      });
+      request.on('response', (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+      });
+      // The server may close the connection once it has answered; a write after that is not an error here.
+      request.on('error', (error) => (error.message.includes('EPIPE') || error.message.includes('ECONNRESET') ? undefined : reject(error)));
+      for (let i = 0; i < 70; i += 1) {
+        request.write('x'.repeat(1024));
+      }
+      request.end();
     });
-    const response = await fetch(`${platform.baseUrl}/v1/nothing-here`, {
-      method: 'POST',
-      body: chunks,
-      headers: { 'content-type': 'application/json' },
-      duplex: 'half',
-    } as RequestInit);
-    expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ message: 'Request body is larger than 64 KiB', code: 'PAYLOAD_TOO_LARGE' });
+    expect(status).toBe(413);
+    expect(JSON.parse(body)).toEqual({ message: 'Request body is larger than 64 KiB', code: 'PAYLOAD_TOO_LARGE' });
   });
 
   it('echoes a valid x-request-id and generates one otherwise', async () => {

@@ -1,11 +1,30 @@
-import { DynamicModule, Logger, Module } from '@nestjs/common';
+import { DynamicModule, Injectable, Logger, Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AppMetrics } from '@game-wallet/observability';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { runMigrationsLocked } from './migrations-runner';
+import { poolOf } from './pool';
+
+/** Publishes the pool's connection counts as metrics. */
+@Injectable()
+class PoolMetrics implements OnModuleInit {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly metrics: AppMetrics,
+  ) {}
+
+  onModuleInit(): void {
+    const pool = poolOf(this.dataSource);
+    if (pool) {
+      this.metrics.observePool(String(this.dataSource.options.schema ?? 'default'), pool);
+    }
+  }
+}
 
 /**
  * The service's TypeORM connection to its own schema. The DataSource is initialised and migrated (under the advisory
  * lock) before any provider that needs it is built, so a started service always runs on an up-to-date schema.
+ * Needs `AppMetrics` from the app's runtime module.
  */
 @Module({})
 export class ServiceDatabaseModule {
@@ -29,6 +48,7 @@ export class ServiceDatabaseModule {
           },
         }),
       ],
+      providers: [PoolMetrics],
       exports: [TypeOrmModule],
     };
   }

@@ -41,14 +41,24 @@ export async function startService(options: ServiceStartOptions): Promise<{ clos
   });
   // The app's exception filter also serves the transport handlers (it answers them as error data).
   app.connectMicroservice({ strategy: server }, { inheritAppConfig: true });
-  app.enableShutdownHooks();
   await app.startAllMicroservices();
   await app.listen(options.port, options.host ?? '0.0.0.0');
   logger.info({ port: options.port, consumer: server.consumer }, `${options.service} ready: internal HTTP on port ${options.port}, consuming ${options.service} requests`);
-  return {
-    close: async () => {
-      await app.close();
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      const timer = setTimeout(() => process.exit(1), 15_000);
+      await app.close(); // stops consuming, waits for handlers in flight (≤ 10 s), runs shutdown hooks
+      clearTimeout(timer);
       logger.flush();
-    },
+    })();
+    return closing;
   };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.info(`${signal} received: finishing messages in flight, then stopping`);
+      void close().then(() => process.exit(0));
+    });
+  }
+  return { close };
 }

@@ -5,3 +5,4 @@ export * from './processes';
 export * from './redis';
 export * from './wait';
 export * from './platform';
+export * from './service-health';

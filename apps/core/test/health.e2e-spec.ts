@@ -1,0 +1,3 @@
+import { describeServiceHealth } from '@game-wallet/testing';
+
+describeServiceHealth('core');

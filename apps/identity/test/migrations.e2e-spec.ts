@@ -1,0 +1,44 @@
+import { RunningProcess, dropDatabase, queryOnce, spawnApp, uniqueDatabaseUrl, uniquePrefix, freePort, waitForHttp, deleteKeys, TEST_REDIS_URL } from '@game-wallet/testing';
+
+describe('migrations at start (advisory lock)', () => {
+  const database = uniqueDatabaseUrl('migrations');
+  const prefix = uniquePrefix('migrations');
+  const running: RunningProcess[] = [];
+
+  const start = async (): Promise<RunningProcess> => {
+    const port = await freePort();
+    const app = spawnApp('identity', { DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, TRANSPORT_KEY_PREFIX: prefix, IDENTITY_PORT: String(port) });
+    running.push(app);
+    await waitForHttp(`http://127.0.0.1:${port}/v1/health`, app);
+    return app;
+  };
+
+  afterAll(async () => {
+    await Promise.all(running.map((app) => app.stop()));
+    await dropDatabase(database.name);
+    await deleteKeys(prefix);
+  });
+
+  it('brings up two replicas started at once against a database that does not exist yet, applying each migration once', async () => {
+    const [first, second] = await Promise.all([start(), start()]);
+    const rows = await queryOnce<{ name: string }>(database.url, 'SELECT name FROM identity.migrations ORDER BY id');
+    expect(rows.map((row) => row.name)).toEqual(['Baseline1763740800000']);
+    const appliedBy = [first, second].filter((app) => app.output.includes('applied 1 migration(s)'));
+    const upToDate = [first, second].filter((app) => app.output.includes('Schema identity is up to date'));
+    expect(appliedBy).toHaveLength(1);
+    expect(upToDate).toHaveLength(1);
+  });
+
+  it('finds nothing to do on a second start', async () => {
+    await Promise.all(running.splice(0).map((app) => app.stop()));
+    const again = await start();
+    expect(again.output).toContain('Schema identity is up to date');
+    const rows = await queryOnce<{ count: string }>(database.url, 'SELECT count(*)::text AS count FROM identity.migrations');
+    expect(rows[0].count).toBe('1');
+  });
+
+  it('keeps each service in its own schema', async () => {
+    const schemas = await queryOnce<{ nspname: string }>(database.url, "SELECT nspname FROM pg_namespace WHERE nspname IN ('identity','wallet','core','public')");
+    expect(schemas.map((row) => row.nspname).sort()).toEqual(['identity', 'public']);
+  });
+});

@@ -45,7 +45,10 @@ COPY package.json ./
 COPY --from=build /app/dist/libs ./dist/libs
 COPY --from=build /app/dist/apps/${APP}/src ./dist/apps/${APP}/src
 # Files stay owned by root and read-only to the app; the process runs as the image's unprivileged `node` user
-# (numeric, so Kubernetes can verify runAsNonRoot). The app writes nothing to disk: logs go to stdout.
+# (numeric, so Kubernetes can verify runAsNonRoot). Logs go to stdout. The only writable path is the data folder,
+# used in development alone (generated development keys; mount a volume there to keep them): in production every
+# key comes from the environment and the root filesystem can be read-only.
+RUN mkdir -p /app/.data && chown 1000:1000 /app/.data
 USER 1000:1000
 STOPSIGNAL SIGTERM
 

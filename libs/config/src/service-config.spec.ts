@@ -1,0 +1,64 @@
+import { ConfigError } from './env-schema';
+import { loadServiceConfig } from './service-config';
+
+const spec = { portVariable: 'WALLET_PORT', defaultPort: 3102, databaseVariable: 'WALLET_DATABASE_URL' };
+
+const problemsOf = (env: Record<string, string>): string[] => {
+  try {
+    loadServiceConfig(env, spec);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      return error.problems;
+    }
+    throw error;
+  }
+  return [];
+};
+
+describe(loadServiceConfig.name, () => {
+  it('applies the development defaults', () => {
+    expect(loadServiceConfig({}, spec)).toEqual({
+      nodeEnv: 'development',
+      logLevel: 'info',
+      port: 3102,
+      redisUrl: 'redis://127.0.0.1:6379',
+      databaseUrl: 'postgres://postgres@127.0.0.1:5432/game_wallet',
+      keyPrefix: 'gw',
+    });
+  });
+
+  it("prefers the service's own database URL over DATABASE_URL", () => {
+    const config = loadServiceConfig({ DATABASE_URL: 'postgres://a/shared', WALLET_DATABASE_URL: 'postgres://b/own' }, spec);
+    expect(config.databaseUrl).toBe('postgres://b/own');
+  });
+
+  it('reports one line per bad variable, naming it', () => {
+    const problems = problemsOf({ WALLET_PORT: 'abc', REDIS_URL: 'http://x', LOG_LEVEL: 'loud' });
+    expect(problems).toHaveLength(3);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'WALLET_PORT: must be a port number from 1 to 65535',
+        'REDIS_URL: must be a redis:// or rediss:// URL',
+        expect.stringMatching(/^LOG_LEVEL: must be one of fatal, error, warn, info/),
+      ]),
+    );
+  });
+
+  it('never echoes a value, which may be a secret', () => {
+    const problems = problemsOf({ DATABASE_URL: 'mysql://user:hunter2@db/x' });
+    expect(problems.join('\n')).not.toContain('hunter2');
+  });
+
+  it('refuses the development defaults in production', () => {
+    const problems = problemsOf({ NODE_ENV: 'production' });
+    expect(problems).toEqual([
+      'DATABASE_URL: must be set (or WALLET_DATABASE_URL) when NODE_ENV=production',
+      'REDIS_URL: must be set when NODE_ENV=production',
+    ]);
+  });
+
+  it('starts in production when everything is given', () => {
+    const config = loadServiceConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', REDIS_URL: 'redis://r:6379' }, spec);
+    expect(config.nodeEnv).toBe('production');
+  });
+});

@@ -12,7 +12,7 @@
 //
 // Environment: BENCH_REDIS_URL (default redis://127.0.0.1:6379).
 import { execFileSync, fork } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -316,13 +316,24 @@ async function load(url, { connections, duration }, signal) {
 // ---------------------------------------------------------------------------------------------------------------
 // Scenarios
 
+/** Busy and total jiffies of the whole machine from /proc/stat (Linux only; null elsewhere). */
+function machineJiffies() {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.slice(0, 8).reduce((sum, value) => sum + value, 0);
+    return { busy: total - fields[3] - fields[4], total };
+  } catch {
+    return null;
+  }
+}
+
 async function snapshot(children, statsRedis) {
   const [processes, redis] = await Promise.all([
     Promise.all(children.map(async (child) => [child.role, await childCpuMs(child)])),
     redisStats(statsRedis),
   ]);
   const runner = process.cpuUsage();
-  return { processes: Object.fromEntries(processes), runner: (runner.user + runner.system) / 1000, redis };
+  return { processes: Object.fromEntries(processes), runner: (runner.user + runner.system) / 1000, redis, machine: machineJiffies() };
 }
 
 /** CPU time spent per successful request (µs) by each process, and Redis commands per request, over one load. */
@@ -345,7 +356,11 @@ function costs(before, after, requests) {
     const total = Object.values(redisCommands).reduce((sum, calls) => sum + calls, 0);
     redisCommandsPerRequest = requests === 0 ? null : round(total / requests, 2);
   }
-  return { cpuUsPerRequest, redisCommandsPerRequest, redisCommands };
+  const machineBusyPct =
+    before.machine && after.machine && after.machine.total > before.machine.total
+      ? round((100 * (after.machine.busy - before.machine.busy)) / (after.machine.total - before.machine.total), 0)
+      : null;
+  return { cpuUsPerRequest, redisCommandsPerRequest, redisCommands, machineBusyPct };
 }
 
 async function runScenario(scenario, statsRedis) {
@@ -463,14 +478,14 @@ function comparisonTable(comparison) {
 
 function costTable(scenarios) {
   const lines = [
-    '| Scenario | Connections | load generator | HTTP server / gateway | service | Redis | Redis commands / request |',
-    '|---|---:|---:|---:|---:|---:|---:|',
+    '| Scenario | Connections | load generator | HTTP server / gateway | service | Redis | Redis commands / request | machine CPU busy |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const s of scenarios) {
     for (const r of s.runs) {
       const cpu = r.cpuUsPerRequest ?? {};
       lines.push(
-        `| ${s.id}. ${s.name} | ${r.connections} | ${fmt(cpu.loadGenerator, 1)} | ${fmt(cpu.server ?? cpu.gateway, 1)} | ${fmt(cpu.service, 1)} | ${s.id === 'A' ? '–' : fmt(cpu.redis, 1)} | ${s.id === 'A' ? '–' : fmt(r.redisCommandsPerRequest, 2)} |`,
+        `| ${s.id}. ${s.name} | ${r.connections} | ${fmt(cpu.loadGenerator, 1)} | ${fmt(cpu.server ?? cpu.gateway, 1)} | ${fmt(cpu.service, 1)} | ${s.id === 'A' ? '–' : fmt(cpu.redis, 1)} | ${s.id === 'A' ? '–' : fmt(r.redisCommandsPerRequest, 2)} | ${r.machineBusyPct === null ? '–' : `${r.machineBusyPct} %`} |`,
       );
     }
   }
@@ -521,7 +536,7 @@ ${comparisonTable(report.comparison)}
 
 ${costTable(report.scenarios)}
 
-CPU time (user + system) each process spent during the measurement, divided by the number of successful requests. Redis figures come from \`INFO cpu\` / \`INFO commandstats\` and count the whole Redis server (other clients included).
+CPU time (user + system) each process spent during the measurement, divided by the number of successful requests; kernel time spent on loopback networking is only partly charged to the processes, so the columns add up to less than the machine's busy time (all CPUs, from \`/proc/stat\`). Redis figures come from \`INFO cpu\` / \`INFO commandstats\` and count the whole Redis server (other clients included).
 
 ## How it was measured
 

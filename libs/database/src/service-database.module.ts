@@ -16,7 +16,7 @@ class PoolMetrics implements OnModuleInit {
   onModuleInit(): void {
     const pool = poolOf(this.dataSource);
     if (pool) {
-      this.metrics.observePool(String(this.dataSource.options.schema ?? 'default'), pool);
+      this.metrics.observePool(String((this.dataSource.options as { schema?: string }).schema ?? 'default'), pool);
     }
   }
 }

@@ -1,4 +1,4 @@
-import { PrivatePostgres, PrivateRedis } from '@game-wallet/testing';
+import { PrivatePostgres, PrivateRedis } from '../src';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 

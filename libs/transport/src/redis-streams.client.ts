@@ -197,7 +197,11 @@ export class RedisStreamsClient extends ClientProxy {
     this.commands = undefined;
     this.subscriber = undefined;
     this.connecting = undefined;
-    await Promise.all(connections.map((redis) => redis?.quit().catch(() => redis.disconnect())));
+    await Promise.all(
+      connections.map(async (redis) => {
+        await redis?.quit().catch(() => redis.disconnect());
+      }),
+    );
   }
 
   /** Nest's `ClientProxy.send()` path: the packet's data is the message envelope. */

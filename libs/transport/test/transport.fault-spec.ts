@@ -1,6 +1,6 @@
 import { AppError } from '@game-wallet/contracts';
 import { PrivateRedis, RunningProcess, sleep, spawnNode, uniquePrefix, waitFor } from '@game-wallet/testing';
-import { RedisStreamsClient, heartbeatKey, streamKey } from '@game-wallet/transport';
+import { RedisStreamsClient, heartbeatKey, streamKey } from '../src';
 import Redis from 'ioredis';
 
 const FIXTURE = 'dist/libs/transport/test/fixtures/counting-service.js';

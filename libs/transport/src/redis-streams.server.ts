@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { CustomTransportStrategy, Server } from '@nestjs/microservices';
+import { CustomTransportStrategy, MessageHandler, Server } from '@nestjs/microservices';
 import { runWithRequestId } from '@game-wallet/observability';
 import { ErrorPayload } from '@game-wallet/contracts';
 import Redis from 'ioredis';
@@ -38,7 +38,7 @@ type StreamEntry = [id: string, fields: string[]];
  * The service side of the transport: one Redis stream per service, one consumer group per service, one consumer per
  * replica, so each request is taken by exactly one replica.
  *
- * Delivery is at most once: a batch is acknowledged (and deleted from the stream) before its handlers run, so a
+ * Delivery is at most once: a batch is acknowledged (and deleted from the stream) as its handlers start, so a
  * replica that dies mid-handler never has that request run again elsewhere. Entries read but not yet acknowledged when
  * a replica dies stay pending; a live replica notices the dead one's heartbeat has lapsed, claims them and runs those
  * still within their deadline. An entry past its deadline is dropped unprocessed: its caller has already answered 504.
@@ -63,6 +63,8 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   private idle?: () => void;
   private readLoop?: Promise<void>;
   private timers: NodeJS.Timeout[] = [];
+  private readonly handlers = new Map<string, MessageHandler>();
+  private readonly unacknowledged: string[] = [];
   private lastWarning = 0;
 
   constructor(private readonly serverOptions: ServerOptions) {
@@ -156,7 +158,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
           'GROUP', this.group, this.consumer, 'COUNT', count, 'BLOCK', 1000, 'STREAMS', this.stream, '>',
         )) as [string, StreamEntry[]][] | null;
         if (result !== null && result.length > 0) {
-          await this.take(result[0][1]);
+          this.take(result[0][1]);
         }
       } catch (error) {
         if (!this.running) {
@@ -184,22 +186,16 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   }
 
   /**
-   * Acknowledges and deletes a batch, then runs what is still within its deadline. If the acknowledgement fails
-   * (Redis gone), nothing runs: the entries stay pending for this replica and the callers get 503/504.
+   * Acknowledges and deletes a batch, then runs what is still within its deadline. The acknowledgement is written
+   * before any handler starts but not waited for (a round trip less per batch); ids whose acknowledgement failed are
+   * acknowledged again later, and stay this live replica's own meanwhile (only a dead replica's entries are reclaimed).
    */
-  private async take(entries: StreamEntry[]): Promise<void> {
+  private take(entries: StreamEntry[]): void {
     const live = entries.filter((entry): entry is StreamEntry => entry !== null && Array.isArray(entry[1]));
     if (live.length === 0) {
       return;
     }
-    const ids = live.map(([id]) => id);
-    const commands = this.commands as Redis;
-    const results = await commands.pipeline().xack(this.stream, this.group, ...ids).xdel(this.stream, ...ids).exec();
-    const failed = results?.find(([error]) => error !== null);
-    if (!results || failed) {
-      this.warn(`Could not acknowledge ${ids.length} entries of ${this.stream}: ${String(failed?.[0])}`);
-      return;
-    }
+    this.acknowledge(live.map(([id]) => id));
     const now = Date.now();
     for (const [, fields] of live) {
       const request = parseWireRequest(fields);
@@ -215,6 +211,37 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     }
   }
 
+  private acknowledge(ids: string[]): void {
+    const all = this.unacknowledged.length > 0 ? [...this.unacknowledged.splice(0), ...ids] : ids;
+    (this.commands as Redis)
+      .pipeline()
+      .xack(this.stream, this.group, ...all)
+      .xdel(this.stream, ...all)
+      .exec()
+      .then((results) => {
+        if (!results || results[0][0] !== null) {
+          throw results?.[0][0] ?? new Error('no reply');
+        }
+      })
+      .catch((error: unknown) => {
+        this.unacknowledged.push(...all);
+        this.warn(`Could not acknowledge ${all.length} entries of ${this.stream} (will retry): ${String(error)}`);
+      });
+  }
+
+  /** Nest resolves a handler by parsing the pattern each time; a map keeps that off the per-message path. */
+  private handlerFor(pattern: string): MessageHandler | null {
+    const cached = this.handlers.get(pattern);
+    if (cached !== undefined) {
+      return cached;
+    }
+    const handler = this.getHandlerByPattern(pattern);
+    if (handler) {
+      this.handlers.set(pattern, handler);
+    }
+    return handler;
+  }
+
   private release(): void {
     this.inFlight -= 1;
     const freed = this.slotFreed;
@@ -228,7 +255,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   private run(request: WireRequest): Promise<void> {
     return runWithRequestId(request.q, async () => {
       const started = performance.now();
-      const handler = this.getHandlerByPattern(request.p);
+      const handler = this.handlerFor(request.p);
       if (!handler) {
         this.serverOptions.onHandled?.(request.p, 'unknown', 0);
         await this.reply({ i: request.i, e: { code: 'NOT_FOUND', message: `No handler for ${request.p}`, status: 404 } }, request);
@@ -325,7 +352,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     const entries = claimed.filter((entry): entry is StreamEntry => entry !== null);
     if (entries.length > 0) {
       this.logger.warn(`Reclaimed ${entries.length} pending entries of ${this.stream} from stopped replica ${deadConsumer}`);
-      await this.take(entries);
+      this.take(entries);
     }
   }
 

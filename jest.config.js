@@ -31,6 +31,7 @@ const transform = {
 const common = { rootDir: __dirname, testEnvironment: 'node', transform, moduleNameMapper, moduleFileExtensions: ['ts', 'js', 'json'] };
 
 module.exports = {
+  reporters: ['default', '<rootDir>/tools/jest-summary-reporter.cjs'],
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{apps,libs}/*/test/**/*.e2e-spec.ts'], testTimeout: 60000 },

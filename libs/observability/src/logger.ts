@@ -61,12 +61,16 @@ export function createRootLogger(options: LoggerOptions): Logger {
   );
 }
 
+/** Nest's start-up chatter (one line per module and route) is kept for debug level. */
+const FRAMEWORK_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+
 /** Adapts the root logger to Nest's `LoggerService`, so framework and feature logs share one format. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly root: Logger) {}
 
   log(message: unknown, ...params: unknown[]): void {
-    this.write('info', message, params);
+    const context = params[params.length - 1];
+    this.write(typeof context === 'string' && FRAMEWORK_CONTEXTS.has(context) ? 'debug' : 'info', message, params);
   }
 
   error(message: unknown, ...params: unknown[]): void {

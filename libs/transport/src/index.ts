@@ -4,3 +4,4 @@ export * from './redis-streams.context';
 export * from './redis-streams.server';
 export * from './transport-options';
 export * from './ping.controller';
+export * from './tick-batcher';

@@ -26,7 +26,8 @@ import {
   streamKey,
   waitUntilReady,
 } from './transport-options';
-import { REQUEST_FIELD, WireReply, WireRequest } from './wire';
+import { TickBatcher } from './tick-batcher';
+import { MAX_REQUESTS_PER_ENTRY, REQUEST_FIELD, WireReply, WireRequest } from './wire';
 
 export interface ClientOptions extends TransportConnectionOptions {
   /** Default deadline of a request, in ms (SPEC §8: 5 s). */
@@ -51,8 +52,9 @@ interface PendingCall {
 }
 
 /**
- * The caller's side of the Redis Streams transport. A request is one XADD to the service's stream; the reply comes on
- * this instance's own pub/sub channel, so only the asking instance sees it. While Redis is unreachable every call fails
+ * The caller's side of the Redis Streams transport. The requests for one service made in one turn of the event loop
+ * go as one XADD to that service's stream; replies come on this instance's own pub/sub channel, so only the asking
+ * instance sees them. While Redis is unreachable every call fails
  * at once (or within the 1 s command timeout) with 503; past its deadline a call fails with 504.
  */
 export class RedisStreamsClient extends ClientProxy {
@@ -67,6 +69,10 @@ export class RedisStreamsClient extends ClientProxy {
   private commands?: Redis;
   private subscriber?: Redis;
   private connecting?: Promise<void>;
+  private readonly outbox = new TickBatcher<WireRequest>(
+    (stream, requests) => this.sendBatch(stream, requests),
+    MAX_REQUESTS_PER_ENTRY,
+  );
 
   constructor(private readonly clientOptions: ClientOptions) {
     super();
@@ -83,7 +89,8 @@ export class RedisStreamsClient extends ClientProxy {
   }
 
   private async open(): Promise<void> {
-    const commands = createFailFastRedis(this.clientOptions.redisUrl, `client:${this.clientId}`);
+    // Requests are batched here (one XADD per service per turn), so ioredis need not defer commands again.
+    const commands = createFailFastRedis(this.clientOptions.redisUrl, `client:${this.clientId}`, { enableAutoPipelining: false });
     // The subscriber keeps its subscription across reconnects (ioredis re-subscribes on reconnect).
     const subscriber = createFailFastRedis(this.clientOptions.redisUrl, `client-replies:${this.clientId}`, {
       enableOfflineQueue: true,
@@ -147,26 +154,41 @@ export class RedisStreamsClient extends ClientProxy {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => this.settle(id, gatewayTimeout(), 'timeout'), timeoutMs);
       this.pending.set(id, { pattern, started, timer, resolve, reject });
-      commands
-        .xadd(streamKey(this.prefix, service), 'MAXLEN', '~', this.maxStreamLength, '*', REQUEST_FIELD, JSON.stringify(wire))
-        .catch(() => this.settle(id, serviceUnavailable('The service transport (Redis) is unavailable'), 'unavailable'));
+      this.outbox.add(streamKey(this.prefix, service), wire);
     });
   }
 
+  private sendBatch(stream: string, requests: WireRequest[]): void {
+    const commands = this.commands;
+    const fail = (): void => {
+      for (const request of requests) {
+        this.settle(request.i, serviceUnavailable('The service transport (Redis) is unavailable'), 'unavailable');
+      }
+    };
+    if (!commands) {
+      fail();
+      return;
+    }
+    commands.xadd(stream, 'MAXLEN', '~', this.maxStreamLength, '*', REQUEST_FIELD, JSON.stringify(requests)).catch(fail);
+  }
+
   private onReply(message: string): void {
-    let reply: WireReply;
+    let replies: WireReply[];
     try {
-      reply = JSON.parse(message) as WireReply;
+      const parsed = JSON.parse(message) as WireReply | WireReply[];
+      replies = Array.isArray(parsed) ? parsed : [parsed];
     } catch {
       return;
     }
-    if (reply.e !== undefined) {
-      const payload: ErrorPayload = isErrorPayload(reply.e)
-        ? reply.e
-        : { code: 'INTERNAL_ERROR', message: 'Internal server error', status: 500 };
-      this.settle(reply.i, AppError.fromPayload(payload), 'error');
-    } else {
-      this.settle(reply.i, reply.d, 'ok');
+    for (const reply of replies) {
+      if (reply.e !== undefined) {
+        const payload: ErrorPayload = isErrorPayload(reply.e)
+          ? reply.e
+          : { code: 'INTERNAL_ERROR', message: 'Internal server error', status: 500 };
+        this.settle(reply.i, AppError.fromPayload(payload), 'error');
+      } else {
+        this.settle(reply.i, reply.d, 'ok');
+      }
     }
   }
 

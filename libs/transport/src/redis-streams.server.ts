@@ -14,12 +14,13 @@ import {
   instanceName,
   streamKey,
 } from './transport-options';
-import { WireReply, WireRequest, parseWireRequest } from './wire';
+import { TickBatcher } from './tick-batcher';
+import { MAX_REQUESTS_PER_ENTRY, WireReply, WireRequest, parseWireRequests } from './wire';
 
 export interface ServerOptions extends TransportConnectionOptions {
   /** The service whose stream this server consumes; also the consumer group's name. */
   service: string;
-  /** Most entries taken per read. */
+  /** Most stream entries taken per read (each entry holds up to {@link MAX_REQUESTS_PER_ENTRY} requests). */
   batchSize?: number;
   /** Most requests handled at once by this replica; past it, the replica stops reading and others take the work. */
   maxInFlight?: number;
@@ -65,6 +66,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   private timers: NodeJS.Timeout[] = [];
   private readonly handlers = new Map<string, MessageHandler>();
   private readonly unacknowledged: string[] = [];
+  private readonly outbox = new TickBatcher<WireReply>((channel, replies) => this.publish(channel, replies));
   private lastWarning = 0;
 
   constructor(private readonly serverOptions: ServerOptions) {
@@ -72,7 +74,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     this.prefix = serverOptions.keyPrefix ?? DEFAULT_KEY_PREFIX;
     this.stream = streamKey(this.prefix, serverOptions.service);
     this.group = serverOptions.service;
-    this.batchSize = serverOptions.batchSize ?? 64;
+    this.batchSize = serverOptions.batchSize ?? 16;
     this.maxInFlight = serverOptions.maxInFlight ?? 512;
     this.heartbeatMs = serverOptions.heartbeatMs ?? 500;
     this.heartbeatTtlMs = serverOptions.heartbeatTtlMs ?? 2000;
@@ -80,7 +82,8 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   }
 
   listen(callback: (error?: unknown) => void): void {
-    this.commands = createFailFastRedis(this.serverOptions.redisUrl, `server:${this.consumer}`);
+    // Replies are batched here (one PUBLISH per gateway per turn), so ioredis need not defer commands again.
+    this.commands = createFailFastRedis(this.serverOptions.redisUrl, `server:${this.consumer}`, { enableAutoPipelining: false });
     // The reader blocks in XREADGROUP, so it has no command timeout and its own connection.
     this.reader = createFailFastRedis(this.serverOptions.redisUrl, `server-reader:${this.consumer}`, {
       commandTimeout: undefined,
@@ -153,7 +156,8 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
           await new Promise<void>((resolve) => (this.slotFreed = resolve));
           continue;
         }
-        const count = Math.min(this.batchSize, this.maxInFlight - this.inFlight);
+        // An entry may hold several requests: read only as many entries as there is room for when they are full.
+        const count = Math.max(1, Math.min(this.batchSize, Math.floor((this.maxInFlight - this.inFlight) / MAX_REQUESTS_PER_ENTRY)));
         const result = (await reader.xreadgroup(
           'GROUP', this.group, this.consumer, 'COUNT', count, 'BLOCK', 1000, 'STREAMS', this.stream, '>',
         )) as [string, StreamEntry[]][] | null;
@@ -198,31 +202,39 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     this.acknowledge(live.map(([id]) => id));
     const now = Date.now();
     for (const [, fields] of live) {
-      const request = parseWireRequest(fields);
-      if (request === undefined) {
-        this.warn(`Dropped a malformed entry from ${this.stream}`);
-      } else if (request.t <= now) {
-        this.serverOptions.onHandled?.(request.p, 'expired', 0);
-        this.logger.debug(`Dropped ${request.p} past its deadline (request ${request.q})`);
-      } else {
-        this.inFlight += 1;
-        void this.run(request).finally(() => this.release());
+      const { requests, malformed } = parseWireRequests(fields);
+      if (malformed > 0) {
+        this.warn(`Dropped ${malformed} malformed request(s) from ${this.stream}`);
+      }
+      for (const request of requests) {
+        if (request.t <= now) {
+          this.serverOptions.onHandled?.(request.p, 'expired', 0);
+          this.logger.debug(`Dropped ${request.p} past its deadline (request ${request.q})`);
+        } else {
+          this.inFlight += 1;
+          void this.run(request).finally(() => this.release());
+        }
       }
     }
   }
 
-  /**
-   * XACK and XDEL go through the auto-pipelined connection, so they leave in the same socket write as the replies of
-   * handlers that finish within this turn of the event loop (a write per batch rather than per command).
-   */
+  /** XACK and XDEL of a batch leave in one write, as the batch's handlers start. */
   private acknowledge(ids: string[]): void {
     const all = this.unacknowledged.length > 0 ? [...this.unacknowledged.splice(0), ...ids] : ids;
-    const commands = this.commands as Redis;
-    commands.xdel(this.stream, ...all).catch(() => undefined);
-    commands.xack(this.stream, this.group, ...all).catch((error: unknown) => {
-      this.unacknowledged.push(...all);
-      this.warn(`Could not acknowledge ${all.length} entries of ${this.stream} (will retry): ${String(error)}`);
-    });
+    (this.commands as Redis)
+      .pipeline()
+      .xack(this.stream, this.group, ...all)
+      .xdel(this.stream, ...all)
+      .exec()
+      .then((results) => {
+        if (!results || results[0][0] !== null) {
+          throw results?.[0][0] ?? new Error('no reply');
+        }
+      })
+      .catch((error: unknown) => {
+        this.unacknowledged.push(...all);
+        this.warn(`Could not acknowledge ${all.length} entries of ${this.stream} (will retry): ${String(error)}`);
+      });
   }
 
   /** Nest resolves a handler by parsing the pattern each time; a map keeps that off the per-message path. */
@@ -254,7 +266,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       const handler = this.handlerFor(request.p);
       if (!handler) {
         this.serverOptions.onHandled?.(request.p, 'unknown', 0);
-        await this.reply({ i: request.i, e: { code: 'NOT_FOUND', message: `No handler for ${request.p}`, status: 404 } }, request);
+        this.reply({ i: request.i, e: { code: 'NOT_FOUND', message: `No handler for ${request.p}`, status: 404 } }, request);
         return;
       }
       let reply: WireReply;
@@ -268,7 +280,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       const seconds = (performance.now() - started) / 1000;
       this.serverOptions.onHandled?.(request.p, reply.e ? 'error' : 'ok', seconds);
       this.logHandled(request, reply, seconds);
-      await this.reply(reply, request);
+      this.reply(reply, request);
     });
   }
 
@@ -282,15 +294,17 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     }
   }
 
-  private async reply(reply: WireReply, request: WireRequest): Promise<void> {
+  private reply(reply: WireReply, request: WireRequest): void {
     if (request.t <= Date.now()) {
       return; // the caller has given up; nobody listens for this reply any more
     }
-    try {
-      await (this.commands as Redis).publish(request.r, JSON.stringify(reply));
-    } catch (error) {
-      this.warn(`Could not reply to ${request.p} (request ${request.q}): ${String(error)}`);
-    }
+    this.outbox.add(request.r, reply);
+  }
+
+  private publish(channel: string, replies: WireReply[]): void {
+    (this.commands as Redis).publish(channel, JSON.stringify(replies)).catch((error: unknown) => {
+      this.warn(`Could not deliver ${replies.length} replies on ${channel}: ${String(error)}`);
+    });
   }
 
   private async heartbeat(): Promise<void> {

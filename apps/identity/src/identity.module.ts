@@ -5,10 +5,18 @@ import { APP_REDIS, AppRuntime, MetricsController, RuntimeModule } from '@game-w
 import { pingControllerFor } from '@game-wallet/transport';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
+import { ApiKeysModule } from './api-keys/api-keys.module';
+import { AuditModule } from './audit/audit.module';
 import { IdentityConfig } from './config';
 import { identityDataSourceOptions } from './database/data-source-options';
+import { GamesModule } from './games/games.module';
+import { IdentityBootstrap } from './identity-bootstrap';
+import { IdentityConfigModule } from './identity-config.module';
+import { OperatorsModule } from './operators/operators.module';
+import { ProfilesModule } from './profiles/profiles.module';
+import { TokensModule } from './tokens/tokens.module';
 
-/** The identity service: transport handlers, plus health and metrics on its internal HTTP port. */
+/** The identity service: games, API keys, profiles, tokens, console operators, audit. */
 @Module({})
 export class IdentityModule {
   static forRoot(config: IdentityConfig, runtime: AppRuntime): DynamicModule {
@@ -16,13 +24,21 @@ export class IdentityModule {
       module: IdentityModule,
       imports: [
         RuntimeModule.forRoot(runtime),
+        IdentityConfigModule.forRoot(config),
         ServiceDatabaseModule.forRoot(identityDataSourceOptions(config.databaseUrl)),
         HealthModule.forRoot({
           inject: [DataSource, APP_REDIS],
           useFactory: (dataSource: DataSource, redis: Redis) => [postgresProbe((sql) => dataSource.query(sql)), redisProbe(redis)],
         }),
+        AuditModule,
+        GamesModule,
+        ApiKeysModule,
+        TokensModule,
+        ProfilesModule,
+        OperatorsModule,
       ],
       controllers: [MetricsController, pingControllerFor('identity')],
+      providers: [IdentityBootstrap],
     };
   }
 }

@@ -87,3 +87,13 @@ export function requireInProduction(env: Env, names: string[], context: z.Refine
     }
   }
 }
+
+/** A base64 value of exactly 32 bytes (a key); optional here. */
+export const key32Var = () =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
+      .optional(),
+  );

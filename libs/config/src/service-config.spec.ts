@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { ConfigError } from './env-schema';
 import { loadServiceConfig } from './service-config';
 
@@ -24,6 +25,8 @@ describe(loadServiceConfig.name, () => {
       redisUrl: 'redis://127.0.0.1:6379',
       databaseUrl: 'postgres://postgres@127.0.0.1:5432/game_wallet',
       keyPrefix: 'gw',
+      dataDir: '.data',
+      extra: {},
     });
   });
 
@@ -55,6 +58,14 @@ describe(loadServiceConfig.name, () => {
       'DATABASE_URL: must be set (or WALLET_DATABASE_URL) when NODE_ENV=production',
       'REDIS_URL: must be set when NODE_ENV=production',
     ]);
+  });
+
+  it("validates the service's own variables with the common ones, and requires them in production when asked", () => {
+    const withExtra = { ...spec, extra: { JWT_ISSUER: z.string().default('game-wallet') }, requiredInProduction: ['SECRET_THING'] };
+    expect(loadServiceConfig({}, withExtra).extra).toEqual({ JWT_ISSUER: 'game-wallet' });
+    expect(() => loadServiceConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', REDIS_URL: 'redis://r' }, withExtra)).toThrow(
+      'SECRET_THING: must be set when NODE_ENV=production',
+    );
   });
 
   it('starts in production when everything is given', () => {

@@ -11,26 +11,37 @@ export interface ServiceConfig {
   redisUrl: string;
   databaseUrl: string;
   keyPrefix: string;
+  /** Folder for development-only generated secrets (`DATA_DIR`, default `.data`). */
+  dataDir: string;
 }
 
-export interface ServiceConfigSpec {
+export interface ServiceConfigSpec<E extends z.ZodRawShape> {
   /** e.g. `IDENTITY_PORT` */
   portVariable: string;
   defaultPort: number;
   /** e.g. `IDENTITY_DATABASE_URL`; falls back to `DATABASE_URL` */
   databaseVariable: string;
+  /** The service's own variables, validated together with the common ones. */
+  extra?: E;
+  /** Variables that must be set explicitly when NODE_ENV=production (their development defaults are refused). */
+  requiredInProduction?: string[];
 }
 
 /**
- * Reads a service's configuration. In production the database and Redis URLs must be given explicitly; the
- * development defaults (local Postgres and Redis) are refused.
+ * Reads a service's configuration: the common variables plus the service's own (`extra`), all problems reported at
+ * once, one line per variable. In production the database and Redis URLs, and `requiredInProduction`, must be set.
  */
-export function loadServiceConfig(env: Env, spec: ServiceConfigSpec): ServiceConfig {
+export function loadServiceConfig<E extends z.ZodRawShape = Record<never, never>>(
+  env: Env,
+  spec: ServiceConfigSpec<E>,
+): ServiceConfig & { extra: z.output<z.ZodObject<E>> } {
   const schema = z
     .object({
       ...commonEnvShape,
       [spec.portVariable]: portVar(spec.defaultPort),
       [spec.databaseVariable]: urlVar(['postgres:', 'postgresql:']),
+      DATA_DIR: z.preprocess((value) => (value === '' ? undefined : value), z.string().default('.data')),
+      ...(spec.extra ?? {}),
     })
     .superRefine((_, context) => {
       if (env.NODE_ENV !== 'production') {
@@ -39,11 +50,14 @@ export function loadServiceConfig(env: Env, spec: ServiceConfigSpec): ServiceCon
       if (!env[spec.databaseVariable] && !env.DATABASE_URL) {
         context.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: `must be set (or ${spec.databaseVariable}) when NODE_ENV=production` });
       }
-      if (!env.REDIS_URL) {
-        context.addIssue({ code: 'custom', path: ['REDIS_URL'], message: 'must be set when NODE_ENV=production' });
+      for (const name of ['REDIS_URL', ...(spec.requiredInProduction ?? [])]) {
+        if (!env[name]) {
+          context.addIssue({ code: 'custom', path: [name], message: 'must be set when NODE_ENV=production' });
+        }
       }
     });
   const parsed = parseEnv(schema, env) as Record<string, unknown>;
+  const extra = Object.fromEntries(Object.keys(spec.extra ?? {}).map((key) => [key, parsed[key]])) as z.output<z.ZodObject<E>>;
   return {
     nodeEnv: parsed.NODE_ENV as NodeEnv,
     logLevel: parsed.LOG_LEVEL as LogLevel,
@@ -51,5 +65,7 @@ export function loadServiceConfig(env: Env, spec: ServiceConfigSpec): ServiceCon
     redisUrl: (parsed.REDIS_URL as string | undefined) ?? DEFAULT_REDIS_URL,
     databaseUrl: databaseUrlFor(env, spec.databaseVariable, parsed.DATABASE_URL as string | undefined),
     keyPrefix: parsed.TRANSPORT_KEY_PREFIX as string,
+    dataDir: parsed.DATA_DIR as string,
+    extra,
   };
 }

@@ -5,6 +5,8 @@ export interface ErrorPayload {
   code: ErrorCode;
   message: string;
   status: number;
+  /** For 429: seconds until a retry may succeed (the gateway sends it as `Retry-After`). */
+  retryAfter?: number;
 }
 
 /** The one error type features throw: it carries its SPEC code, and its status follows from the code. */
@@ -14,6 +16,7 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = 'AppError';
@@ -21,11 +24,15 @@ export class AppError extends Error {
   }
 
   toPayload(): ErrorPayload {
-    return { code: this.code, message: this.message, status: this.status };
+    const payload: ErrorPayload = { code: this.code, message: this.message, status: this.status };
+    if (this.retryAfter !== undefined) {
+      payload.retryAfter = this.retryAfter;
+    }
+    return payload;
   }
 
   static fromPayload(payload: ErrorPayload): AppError {
-    return new AppError(payload.code, payload.message);
+    return new AppError(payload.code, payload.message, typeof payload.retryAfter === 'number' ? payload.retryAfter : undefined);
   }
 }
 

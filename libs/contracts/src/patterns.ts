@@ -1,3 +1,17 @@
+import {
+  ApiKeyView,
+  AuditEntryView,
+  ConsoleSessionView,
+  CreatedApiKeyView,
+  GameView,
+  IssuedToken,
+  Jwks,
+  Page,
+  PageRequest,
+  ProfileView,
+  ResolvedApiKey,
+  RevocationList,
+} from './identity';
 import { ServiceName } from './services';
 
 /**
@@ -7,6 +21,24 @@ import { ServiceName } from './services';
 export const PATTERNS = {
   identity: {
     ping: 'identity.ping',
+    resolveApiKey: 'identity.apiKeys.resolve',
+    touchApiKeys: 'identity.apiKeys.touch',
+    listApiKeys: 'identity.apiKeys.list',
+    createApiKey: 'identity.apiKeys.create',
+    updateApiKey: 'identity.apiKeys.update',
+    deleteApiKey: 'identity.apiKeys.delete',
+    listGames: 'identity.games.list',
+    createGame: 'identity.games.create',
+    getGame: 'identity.games.get',
+    createOrGetProfile: 'identity.profiles.createOrGet',
+    getProfile: 'identity.profiles.get',
+    authenticateProfile: 'identity.profiles.authenticate',
+    revokeProfile: 'identity.profiles.revoke',
+    getJwks: 'identity.tokens.jwks',
+    listRevocations: 'identity.tokens.revocations',
+    signIn: 'identity.console.signIn',
+    signOut: 'identity.console.signOut',
+    listAudit: 'identity.audit.list',
   },
   wallet: {
     ping: 'wallet.ping',
@@ -28,6 +60,24 @@ export interface PingResponse {
 /** Request and response type of each pattern. */
 export interface PatternContract {
   'identity.ping': { request: Record<string, never>; response: PingResponse };
+  'identity.apiKeys.resolve': { request: { hash: string }; response: ResolvedApiKey | null };
+  'identity.apiKeys.touch': { request: { uses: { keyId: string; at: number }[] }; response: { updated: number } };
+  'identity.apiKeys.list': { request: { gameId: string }; response: { items: ApiKeyView[] } };
+  'identity.apiKeys.create': { request: { gameId: string; name?: string }; response: CreatedApiKeyView };
+  'identity.apiKeys.update': { request: { gameId: string; keyId: string; active: boolean }; response: ApiKeyView };
+  'identity.apiKeys.delete': { request: { gameId: string; keyId: string }; response: { deleted: true } };
+  'identity.games.list': { request: PageRequest; response: Page<GameView> };
+  'identity.games.create': { request: { name: string }; response: GameView };
+  'identity.games.get': { request: { gameId: string }; response: GameView };
+  'identity.profiles.createOrGet': { request: { externalKey: string }; response: ProfileView & { created: boolean } };
+  'identity.profiles.get': { request: { profileId: string }; response: ProfileView };
+  'identity.profiles.authenticate': { request: { profileId: string; duration: number }; response: IssuedToken };
+  'identity.profiles.revoke': { request: { profileId: string }; response: { revokedBefore: number } };
+  'identity.tokens.jwks': { request: Record<string, never>; response: Jwks };
+  'identity.tokens.revocations': { request: Record<string, never>; response: RevocationList };
+  'identity.console.signIn': { request: { email: string; password: string; ip: string }; response: ConsoleSessionView };
+  'identity.console.signOut': { request: Record<string, never>; response: { signedOut: true } };
+  'identity.audit.list': { request: PageRequest & { gameId: string }; response: Page<AuditEntryView> };
   'wallet.ping': { request: Record<string, never>; response: PingResponse };
   'core.ping': { request: Record<string, never>; response: PingResponse };
 }

@@ -4,3 +4,4 @@ export * from './ids';
 export * from './migrations-runner';
 export * from './pool';
 export * from './service-database.module';
+export * from './run-locked';

@@ -32,6 +32,8 @@ const MESSAGE_BY_STATUS: Record<number, string> = {
 export interface HttpError {
   status: number;
   body: ErrorBody;
+  /** seconds, sent as `Retry-After` */
+  retryAfter?: number;
 }
 
 /**
@@ -44,7 +46,8 @@ export function toHttpError(exception: unknown, request: FastifyRequest, logger:
     if (status >= 500 && exception.code === 'INTERNAL_ERROR') {
       logger.error(`Request ${request.id} failed in a service: ${exception.message}`);
     }
-    return { status, body: { message: exception.message, code: exception.code } };
+    const retryAfter = typeof exception.retryAfter === 'number' ? exception.retryAfter : undefined;
+    return { status, body: { message: exception.message, code: exception.code }, retryAfter };
   }
   if (exception instanceof HttpException) {
     // Nest's own exceptions, and errors Fastify raised outside a route (Nest wraps those in HttpException).
@@ -91,7 +94,10 @@ export class HttpErrorFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
-    const { status, body } = toHttpError(exception, request, this.logger);
+    const { status, body, retryAfter } = toHttpError(exception, request, this.logger);
+    if (retryAfter !== undefined) {
+      void reply.header('retry-after', String(retryAfter));
+    }
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
     return undefined;
   }

@@ -41,6 +41,7 @@ export async function startService(options: ServiceStartOptions): Promise<{ clos
   });
   // The app's exception filter also serves the transport handlers (it answers them as error data).
   app.connectMicroservice({ strategy: server }, { inheritAppConfig: true });
+  await app.init(); // start-up hooks (migrations, first keys) finish before the first message is taken
   await app.startAllMicroservices();
   await app.listen(options.port, options.host ?? '0.0.0.0');
   logger.info({ port: options.port, consumer: server.consumer }, `${options.service} ready: internal HTTP on port ${options.port}, consuming ${options.service} requests`);

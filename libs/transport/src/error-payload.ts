@@ -10,7 +10,7 @@ export function toErrorPayload(error: unknown, logger: Logger): ErrorPayload {
     return error.toPayload();
   }
   if (isErrorPayload(error)) {
-    return { code: error.code, message: error.message, status: error.status };
+    return AppError.fromPayload(error).toPayload();
   }
   logger.error(error instanceof Error ? (error.stack ?? error.message) : `Non-error thrown: ${String(error)}`);
   return internalError().toPayload();

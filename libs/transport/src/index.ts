@@ -5,3 +5,4 @@ export * from './redis-streams.server';
 export * from './transport-options';
 export * from './ping.controller';
 export * from './tick-batcher';
+export * from './broadcast-subscriber';

@@ -1,4 +1,5 @@
 import { Baseline1763740800000 } from './1763740800000-Baseline';
+import { IdentityTables1763740900000 } from './1763740900000-IdentityTables';
 
 /** Every migration of the `identity` schema, oldest first. */
-export const IDENTITY_MIGRATIONS = [Baseline1763740800000];
+export const IDENTITY_MIGRATIONS = [Baseline1763740800000, IdentityTables1763740900000];

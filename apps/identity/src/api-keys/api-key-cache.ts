@@ -1,0 +1,44 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppError, BROADCAST, ResolvedApiKey, apiKeyCacheKey, broadcastChannel } from '@game-wallet/contracts';
+import { APP_REDIS } from '@game-wallet/http';
+import Redis from 'ioredis';
+import { IdentityConfig } from '../config';
+import { IDENTITY_CONFIG } from '../identity-config.token';
+
+/** A key's state as cached in Redis for the gateways; `null` means "no such key" (unknown or deleted). */
+export type CachedKeyState = ResolvedApiKey | null;
+
+/** Seconds a cache entry lives: bounds how long a missed update could last. */
+const POSITIVE_TTL_SECONDS = 60;
+const NEGATIVE_TTL_SECONDS = 30;
+
+/**
+ * The shared API-key cache in Redis, written by identity only. A change overwrites the entry and is broadcast to every
+ * gateway; a lookup fills an entry only where none exists (SET NX), so a lookup that read the database before a
+ * change can never overwrite the change.
+ */
+@Injectable()
+export class ApiKeyCache {
+  constructor(
+    @Inject(APP_REDIS) private readonly redis: Redis,
+    @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig,
+  ) {}
+
+  async fill(hash: string, state: CachedKeyState): Promise<void> {
+    const ttl = state === null ? NEGATIVE_TTL_SECONDS : POSITIVE_TTL_SECONDS;
+    await this.redis.set(apiKeyCacheKey(this.config.keyPrefix, hash), JSON.stringify(state), 'EX', ttl, 'NX').catch(() => undefined);
+  }
+
+  /** Publishes a change; a failure is a 503 (the change itself is saved, and the cache entry expires within a minute). */
+  async changed(hash: string, state: CachedKeyState): Promise<void> {
+    try {
+      await this.redis
+        .multi()
+        .set(apiKeyCacheKey(this.config.keyPrefix, hash), JSON.stringify(state), 'EX', state === null ? NEGATIVE_TTL_SECONDS : POSITIVE_TTL_SECONDS)
+        .publish(broadcastChannel(this.config.keyPrefix, BROADCAST.apiKeys), hash)
+        .exec();
+    } catch {
+      throw new AppError('SERVICE_UNAVAILABLE', 'The change is saved but could not be propagated to the gateways yet; it takes effect within a minute');
+    }
+  }
+}

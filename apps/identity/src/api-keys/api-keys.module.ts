@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
+import { GamesModule } from '../games/games.module';
+import { ApiKeyCache } from './api-key-cache';
+import { ApiKeysController } from './api-keys.controller';
+import { ApiKeysRepository } from './api-keys.repository';
+import { ApiKeysService } from './api-keys.service';
+import { ApiKeyEntity } from './entities/api-key.entity';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([ApiKeyEntity]), GamesModule, AuditModule],
+  controllers: [ApiKeysController],
+  providers: [ApiKeysRepository, ApiKeysService, ApiKeyCache],
+})
+export class ApiKeysModule {}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditRepository } from './audit.repository';
+import { AuditService } from './audit.service';
+import { AuditEventEntity } from './entities/audit-event.entity';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([AuditEventEntity])],
+  providers: [AuditRepository, AuditService],
+  exports: [AuditService],
+})
+export class AuditModule {}

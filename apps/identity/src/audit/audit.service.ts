@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { AuditEntryView, Page, Principal, actorOf, decodeCursor, encodeCursor } from '@game-wallet/contracts';
+import { newId } from '@game-wallet/database';
+import { EntityManager } from 'typeorm';
+import { AuditRepository } from './audit.repository';
+import { AuditEventEntity } from './entities/audit-event.entity';
+
+export interface AuditRecord {
+  applicationId: string | null;
+  principal: Principal;
+  action: string;
+  target: string;
+  /** Never a secret: ids, names and states only. */
+  details?: Record<string, unknown>;
+}
+
+/** The identity audit trail: operator sign-ins, games created, API-key lifecycle. */
+@Injectable()
+export class AuditService {
+  constructor(private readonly audit: AuditRepository) {}
+
+  record(record: AuditRecord, manager?: EntityManager): Promise<void> {
+    const event: AuditEventEntity = {
+      id: newId(),
+      applicationId: record.applicationId,
+      at: new Date(),
+      actor: actorOf(record.principal),
+      action: record.action,
+      target: record.target,
+      details: record.details ?? {},
+    };
+    return this.audit.insert(event, manager);
+  }
+
+  async listForGame(applicationId: string, limit: number, cursor?: string): Promise<Page<AuditEntryView>> {
+    const rows = await this.audit.listForGame(applicationId, limit + 1, decodeCursor(cursor));
+    const items = rows.slice(0, limit).map((row) => ({
+      id: row.id,
+      at: row.at.toISOString(),
+      actor: row.actor,
+      action: row.action,
+      target: row.target,
+      details: row.details,
+    }));
+    return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1].id) : null };
+  }
+}

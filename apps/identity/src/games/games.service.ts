@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { AppError, GameView, Page, Principal, decodeCursor, encodeCursor } from '@game-wallet/contracts';
+import { isUuid, newId } from '@game-wallet/database';
+import { AuditService } from '../audit/audit.service';
+import { GameEntity } from './entities/game.entity';
+import { GamesRepository } from './games.repository';
+
+export function toGameView(game: GameEntity): GameView {
+  return { id: game.id, name: game.name, createdAt: game.createdAt.toISOString() };
+}
+
+@Injectable()
+export class GamesService {
+  constructor(
+    private readonly games: GamesRepository,
+    private readonly audit: AuditService,
+  ) {}
+
+  /** The game, or 404 `GAME_NOT_FOUND` (a malformed id is simply not found). */
+  async get(gameId: string): Promise<GameEntity> {
+    const game = isUuid(gameId) ? await this.games.findById(gameId) : null;
+    if (!game) {
+      throw new AppError('GAME_NOT_FOUND', 'No game with this id');
+    }
+    return game;
+  }
+
+  async list(limit: number, cursor?: string): Promise<Page<GameView>> {
+    const rows = await this.games.list(limit + 1, decodeCursor(cursor));
+    const items = rows.slice(0, limit).map(toGameView);
+    return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1].id) : null };
+  }
+
+  create(name: string, principal: Principal): Promise<GameView> {
+    const game: GameEntity = { id: newId(), name, createdAt: new Date() };
+    return this.games.transaction(async (manager) => {
+      await this.games.insert(game, manager);
+      await this.audit.record({ applicationId: game.id, principal, action: 'game.created', target: `game:${game.id}`, details: { name } }, manager);
+      return toGameView(game);
+    });
+  }
+}

@@ -1,0 +1,2 @@
+/** Injection token of the validated {@link IdentityConfig}. */
+export const IDENTITY_CONFIG = Symbol('IDENTITY_CONFIG');

@@ -1,0 +1,22 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { ConsoleSessionView, MessageEnvelope, PATTERNS, RequestOf } from '@game-wallet/contracts';
+import { requireOperator, requireSystem } from '../principals';
+import { OperatorsService } from './operators.service';
+
+@Controller()
+export class ConsoleController {
+  constructor(private readonly operators: OperatorsService) {}
+
+  @MessagePattern(PATTERNS.identity.signIn)
+  signIn(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'identity.console.signIn'>>): Promise<ConsoleSessionView> {
+    requireSystem(principal);
+    return this.operators.signIn(payload.email, payload.password, payload.ip);
+  }
+
+  @MessagePattern(PATTERNS.identity.signOut)
+  async signOut(@Payload() { principal }: MessageEnvelope<RequestOf<'identity.console.signOut'>>): Promise<{ signedOut: true }> {
+    await this.operators.signOut(requireOperator(principal));
+    return { signedOut: true };
+  }
+}

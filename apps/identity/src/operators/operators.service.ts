@@ -1,0 +1,83 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AppError, ConsoleSessionView, Principal } from '@game-wallet/contracts';
+import { newId } from '@game-wallet/database';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { AuditService } from '../audit/audit.service';
+import { IdentityConfig } from '../config';
+import { IDENTITY_CONFIG } from '../identity-config.token';
+import { RevocationsService } from '../tokens/revocations.service';
+import { TokenIssuer } from '../tokens/token-issuer';
+import { OperatorsRepository } from './operators.repository';
+import { DECOY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords';
+import { SignInLimiter } from './sign-in-limiter';
+
+/** How long a console session lasts. */
+const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+export const DEV_ADMIN_EMAIL = 'admin@localhost';
+
+/** Console operators: the first one from configuration, sign-in with lockout, sessions that can be signed out. */
+@Injectable()
+export class OperatorsService {
+  private readonly logger = new Logger(OperatorsService.name);
+
+  constructor(
+    private readonly operators: OperatorsRepository,
+    private readonly limiter: SignInLimiter,
+    private readonly issuer: TokenIssuer,
+    private readonly revocations: RevocationsService,
+    private readonly audit: AuditService,
+    @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig,
+  ) {}
+
+  /**
+   * Creates the first operator when there is none: from CONSOLE_ADMIN_EMAIL/PASSWORD, or in development
+   * `admin@localhost` with a random password, printed once (and kept in the data folder for `npm start`).
+   */
+  async ensureFirstOperator(): Promise<void> {
+    if ((await this.operators.count()) > 0) {
+      return;
+    }
+    const fromConfig = this.config.consoleAdminEmail !== undefined && this.config.consoleAdminPassword !== undefined;
+    if (!fromConfig && this.config.nodeEnv === 'production') {
+      throw new Error('CONSOLE_ADMIN_EMAIL and CONSOLE_ADMIN_PASSWORD must be set to create the first console operator');
+    }
+    const email = fromConfig ? (this.config.consoleAdminEmail as string) : DEV_ADMIN_EMAIL;
+    const password = fromConfig ? (this.config.consoleAdminPassword as string) : randomBytes(12).toString('base64url');
+    await this.operators.insert({ id: newId(), email, passwordHash: await hashPassword(password), createdAt: new Date() });
+    if (fromConfig) {
+      this.logger.log(`Created the first console operator ${email}`);
+      return;
+    }
+    // Printed once, straight to the terminal (not the log stream), as SPEC §5 asks for development.
+    const file = join(this.config.dataDir, 'console-admin.txt');
+    mkdirSync(this.config.dataDir, { recursive: true, mode: 0o700 });
+    writeFileSync(file, `${email}\n${password}\n`, { mode: 0o600 });
+    process.stdout.write(`CONSOLE SIGN-IN (development, shown once): ${email} / ${password}   (also in ${file})\n`);
+  }
+
+  async signIn(email: string, password: string, ip: string): Promise<ConsoleSessionView> {
+    const normalized = email.trim().toLowerCase();
+    await this.limiter.check(normalized, ip);
+    const operator = await this.operators.findByEmail(normalized);
+    const valid = await verifyPassword(password, operator?.passwordHash ?? (await DECOY_HASH_PROMISE));
+    if (!operator || !valid) {
+      await this.limiter.failed(normalized, ip);
+      throw new AppError('INVALID_CREDENTIALS', 'Wrong e-mail or password');
+    }
+    const session = { id: newId(), operatorId: operator.id, createdAt: new Date(), expiresAt: new Date(Date.now() + SESSION_TTL_MS), revokedAt: null };
+    await this.operators.insertSession(session);
+    const principal: Principal = { kind: 'operator', operatorId: operator.id, sessionId: session.id };
+    await this.audit.record({ applicationId: null, principal, action: 'operator.signed_in', target: `operator:${operator.id}`, details: { email: operator.email, ip } });
+    return { token: this.issuer.consoleToken(operator.id, session.id, session.expiresAt), expiresAt: session.expiresAt.toISOString() };
+  }
+
+  async signOut(principal: Extract<Principal, { kind: 'operator' }>): Promise<void> {
+    const session = await this.operators.revokeSession(principal.operatorId, principal.sessionId);
+    if (session) {
+      await this.revocations.sessionRevoked(session.id, session.expiresAt);
+      await this.audit.record({ applicationId: null, principal, action: 'operator.signed_out', target: `operator:${principal.operatorId}` });
+    }
+  }
+}

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { AppError, IssuedToken, Principal, ProfileView } from '@game-wallet/contracts';
+import { isUuid, newId } from '@game-wallet/database';
+import { RevocationsService } from '../tokens/revocations.service';
+import { TokenIssuer } from '../tokens/token-issuer';
+import { ProfileEntity } from './entities/profile.entity';
+import { ProfilesRepository } from './profiles.repository';
+
+export function toProfileView(profile: ProfileEntity): ProfileView {
+  return { id: profile.id, applicationId: profile.applicationId, createdAt: new Date(profile.createdAt).toISOString() };
+}
+
+/** Profiles and their tokens. Every read is scoped by the caller: its game, and for a profile token, itself. */
+@Injectable()
+export class ProfilesService {
+  constructor(
+    private readonly profiles: ProfilesRepository,
+    private readonly issuer: TokenIssuer,
+    private readonly revocations: RevocationsService,
+  ) {}
+
+  async createOrGet(applicationId: string, externalKey: string): Promise<ProfileView & { created: boolean }> {
+    const { profile, created } = await this.profiles.createOrGet({ id: newId(), applicationId, externalKey, createdAt: new Date() });
+    return { ...toProfileView(profile), created };
+  }
+
+  /** 404 when no such profile, then 403 when it is another game's, or (for a profile token) another profile. */
+  async getFor(profileId: string, principal: Extract<Principal, { kind: 'apiKey' | 'profile' }>): Promise<ProfileEntity> {
+    const profile = isUuid(profileId) ? await this.profiles.findById(profileId) : null;
+    if (!profile) {
+      throw new AppError('PROFILE_NOT_FOUND', 'No profile with this id');
+    }
+    if (profile.applicationId !== principal.applicationId || (principal.kind === 'profile' && principal.profileId !== profile.id)) {
+      throw new AppError('FORBIDDEN', 'This profile belongs to another game or profile');
+    }
+    return profile;
+  }
+
+  async authenticate(profileId: string, durationSeconds: number, principal: Extract<Principal, { kind: 'apiKey' | 'profile' }>): Promise<IssuedToken> {
+    const profile = await this.getFor(profileId, principal);
+    return this.issuer.profileToken(profile.id, profile.applicationId, durationSeconds);
+  }
+
+  async revoke(profileId: string, principal: Extract<Principal, { kind: 'apiKey' }>): Promise<number> {
+    const profile = await this.getFor(profileId, principal);
+    return this.revocations.revokeProfile(profile.id, profile.applicationId);
+  }
+}

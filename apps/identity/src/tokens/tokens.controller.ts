@@ -1,0 +1,26 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Jwks, MessageEnvelope, PATTERNS, RevocationList } from '@game-wallet/contracts';
+import { requireSystem } from '../principals';
+import { RevocationsService } from './revocations.service';
+import { SigningKeysService } from './signing-keys.service';
+
+/** What gateways need to verify tokens locally: the public keys and the revocations. */
+@Controller()
+export class TokensController {
+  constructor(
+    private readonly keys: SigningKeysService,
+    private readonly revocations: RevocationsService,
+  ) {}
+
+  @MessagePattern(PATTERNS.identity.getJwks)
+  jwks(): Jwks {
+    return this.keys.publicJwks();
+  }
+
+  @MessagePattern(PATTERNS.identity.listRevocations)
+  list(@Payload() { principal }: MessageEnvelope<Record<string, never>>): Promise<RevocationList> {
+    requireSystem(principal);
+    return this.revocations.list();
+  }
+}

@@ -1,0 +1,125 @@
+/** Wire types of the identity service (games, API keys, profiles, tokens, console operators, audit). */
+
+/** A page of a list, newest first; `nextCursor` is opaque and null on the last page. */
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export interface PageRequest {
+  cursor?: string;
+  limit: number;
+}
+
+export interface GameView {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+/** An API key as listed; the secret itself is never stored, only its SHA-256. */
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  /** `gk_` + first 4 + `…` + last 4 characters of the secret */
+  preview: string;
+  active: boolean;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** The answer to a key creation: the only time the secret (`key`) is ever returned. */
+export interface CreatedApiKeyView extends ApiKeyView {
+  key: string;
+}
+
+/** What the gateway needs to know about a presented key (looked up by the SHA-256 of the secret, hex). */
+export interface ResolvedApiKey {
+  keyId: string;
+  applicationId: string;
+  active: boolean;
+}
+
+export interface ProfileView {
+  id: string;
+  applicationId: string;
+  createdAt: string;
+}
+
+export interface IssuedToken {
+  jwt: string;
+  expiresAt: string;
+}
+
+/** An EC P-256 public key as published in the JWKS (RFC 7517). */
+export interface PublicJwk {
+  kty: 'EC';
+  crv: 'P-256';
+  x: string;
+  y: string;
+  kid: string;
+  alg: 'ES256';
+  use: 'sig';
+}
+
+export interface Jwks {
+  keys: PublicJwk[];
+}
+
+/**
+ * Revocations the gateway enforces on tokens it verifies locally: a profile's tokens issued before `revokedBefore`
+ * (epoch ms), and console sessions signed out before they expired.
+ */
+export interface RevocationList {
+  profiles: ProfileRevocation[];
+  sessions: SessionRevocation[];
+}
+
+export interface ProfileRevocation {
+  profileId: string;
+  revokedBefore: number;
+}
+
+export interface SessionRevocation {
+  sessionId: string;
+  expiresAt: number;
+}
+
+export interface ConsoleSessionView {
+  token: string;
+  expiresAt: string;
+}
+
+export interface AuditEntryView {
+  id: string;
+  at: string;
+  actor: string;
+  action: string;
+  target: string;
+  details: Record<string, unknown>;
+}
+
+/** Audiences of the JWTs identity issues; a token is accepted only where its audience is expected. */
+export const PROFILE_AUDIENCE = 'game-wallet:profile';
+export const CONSOLE_AUDIENCE = 'game-wallet:console';
+
+/** Claims of a profile JWT (SPEC §3). `jti` is a UUIDv7, so it also carries the issue time in milliseconds. */
+export interface ProfileClaims {
+  iss: string;
+  aud: typeof PROFILE_AUDIENCE;
+  sub: string;
+  app: string;
+  iat: number;
+  exp: number;
+  jti: string;
+}
+
+/** Claims of a console token: `sub` is the operator, `jti` the session (signed out sessions are revoked). */
+export interface ConsoleClaims {
+  iss: string;
+  aud: typeof CONSOLE_AUDIENCE;
+  sub: string;
+  iat: number;
+  exp: number;
+  jti: string;
+}

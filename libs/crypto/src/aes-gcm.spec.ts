@@ -1,0 +1,25 @@
+import { randomBytes } from 'node:crypto';
+import { IntegrityError, open, seal } from './aes-gcm';
+
+describe('AES-256-GCM seal/open', () => {
+  const key = randomBytes(32);
+  const aad = Buffer.from('wallet-1');
+
+  it('round-trips with the same key and associated data', () => {
+    const sealed = seal(key, Buffer.from('secret'), aad);
+    expect(open(key, sealed, aad).toString()).toBe('secret');
+  });
+
+  it('uses a fresh IV each time', () => {
+    expect(seal(key, Buffer.from('x'), aad).iv.equals(seal(key, Buffer.from('x'), aad).iv)).toBe(false);
+  });
+
+  it('refuses other associated data, another key, or a flipped bit', () => {
+    const sealed = seal(key, Buffer.from('secret'), aad);
+    expect(() => open(key, sealed, Buffer.from('wallet-2'))).toThrow(IntegrityError);
+    expect(() => open(randomBytes(32), sealed, aad)).toThrow(IntegrityError);
+    const flipped = Buffer.from(sealed.ciphertext);
+    flipped[0] ^= 1;
+    expect(() => open(key, { ...sealed, ciphertext: flipped }, aad)).toThrow(IntegrityError);
+  });
+});

@@ -1,0 +1,43 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+/** AES-256-GCM output: a random 96-bit IV, the ciphertext and the 128-bit tag. */
+export interface Sealed {
+  iv: Buffer;
+  ciphertext: Buffer;
+  tag: Buffer;
+}
+
+/** Thrown when a ciphertext, its tag or its associated data do not match (tampering, or the wrong key). */
+export class IntegrityError extends Error {
+  constructor() {
+    super('Authenticated decryption failed');
+    this.name = 'IntegrityError';
+  }
+}
+
+/**
+ * Encrypts `plaintext` under a 32-byte `key` with AES-256-GCM and a fresh random 96-bit IV. `aad` is authenticated but
+ * not encrypted: decryption succeeds only with the same `aad`, which binds a ciphertext to its owner (e.g. a row id).
+ */
+export function seal(key: Buffer, plaintext: Buffer, aad: Buffer): Sealed {
+  if (key.length !== 32) {
+    throw new Error('AES-256-GCM needs a 32-byte key');
+  }
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(aad);
+  const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  return { iv, ciphertext, tag: cipher.getAuthTag() };
+}
+
+/** Decrypts what {@link seal} produced; throws {@link IntegrityError} on any mismatch. */
+export function open(key: Buffer, sealed: Sealed, aad: Buffer): Buffer {
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, sealed.iv);
+    decipher.setAAD(aad);
+    decipher.setAuthTag(sealed.tag);
+    return Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()]);
+  } catch {
+    throw new IntegrityError();
+  }
+}

@@ -1,0 +1,3 @@
+export * from './aes-gcm';
+export * from './dev-secret';
+export * from './compact-jwt';

@@ -4,9 +4,13 @@ import { APP_REDIS, AppRuntime, RuntimeModule } from '@game-wallet/http';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
 import { GATEWAY_DB, GatewayRuntimeModule, GatewayShared } from './gateway-runtime.module';
+import { ConsoleGamesController } from './console/console-games.controller';
+import { ConsoleSessionController } from './console/console-session.controller';
 import { ServicesHealthController } from './health/services-health.controller';
+import { JwksController } from './jwks/jwks.controller';
+import { ProfilesController } from './profiles/profiles.controller';
 
-/** Routes of `base_url`: health, and (as they arrive) profile, wallet, JWKS and console. */
+/** Routes of `base_url`: health, JWKS, profiles, the console API (and wallets). */
 @Module({})
 export class BaseApiModule {
   static forRoot(runtime: AppRuntime, shared: GatewayShared): DynamicModule {
@@ -20,7 +24,7 @@ export class BaseApiModule {
           useFactory: (pool: Pool, redis: Redis) => [postgresProbe((sql) => pool.query(sql)), redisProbe(redis)],
         }),
       ],
-      controllers: [ServicesHealthController],
+      controllers: [ServicesHealthController, JwksController, ProfilesController, ConsoleSessionController, ConsoleGamesController],
     };
   }
 }

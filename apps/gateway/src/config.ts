@@ -14,7 +14,14 @@ export interface GatewayConfig {
   keyPrefix: string;
   /** Deadline of a request to a service, in ms. */
   serviceDeadlineMs: number;
+  /** Expected `iss` of tokens. */
+  jwtIssuer: string;
+  rateLimits: { apiKeyRps: number; apiKeyBurst: number; jwtRps: number };
+  /** Trust `X-Forwarded-*` from the load balancer (client IP for sign-in limits, https for Secure cookies). */
+  trustProxy: boolean;
 }
+
+const blankToUndefined = (value: unknown): unknown => (value === '' ? undefined : value);
 
 const schema = z
   .object({
@@ -23,6 +30,11 @@ const schema = z
     CORE_PORT: portVar(3001),
     GATEWAY_INTERNAL_PORT: portVar(3100),
     SERVICE_DEADLINE_MS: positiveIntVar(5000),
+    JWT_ISSUER: z.preprocess(blankToUndefined, z.string().max(200).default('game-wallet')),
+    RATE_LIMIT_API_KEY_RPS: positiveIntVar(100),
+    RATE_LIMIT_API_KEY_BURST: positiveIntVar(200),
+    RATE_LIMIT_JWT_RPS: positiveIntVar(20),
+    TRUST_PROXY: z.preprocess(blankToUndefined, z.enum(['true', 'false'], { error: 'must be true or false' }).default('false')),
   })
   .superRefine((env, context) => {
     if (env.BASE_PORT === env.CORE_PORT) {
@@ -54,5 +66,8 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     databaseUrl: databaseUrlFor(env, undefined, parsed.DATABASE_URL),
     keyPrefix: parsed.TRANSPORT_KEY_PREFIX,
     serviceDeadlineMs: parsed.SERVICE_DEADLINE_MS,
+    jwtIssuer: parsed.JWT_ISSUER,
+    rateLimits: { apiKeyRps: parsed.RATE_LIMIT_API_KEY_RPS, apiKeyBurst: parsed.RATE_LIMIT_API_KEY_BURST, jwtRps: parsed.RATE_LIMIT_JWT_RPS },
+    trustProxy: parsed.TRUST_PROXY === 'true',
   };
 }

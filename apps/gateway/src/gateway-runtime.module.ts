@@ -1,4 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { AuthGuard, GatewayAuth } from '@game-wallet/auth';
 import { RedisStreamsClient } from '@game-wallet/transport';
 import { Pool } from 'pg';
 import { GatewayConfig } from './config';
@@ -11,11 +13,13 @@ export interface GatewayShared {
   config: GatewayConfig;
   transport: RedisStreamsClient;
   pool: Pool;
+  auth: GatewayAuth;
 }
 
 /**
- * Singletons shared by the gateway's Nest apps (one per public port): the transport client, the database pool and the
- * configuration. Made once in `main.ts`, so both ports share one set of connections.
+ * Singletons shared by the gateway's Nest apps (one per public port): the transport client, the database pool, the
+ * configuration and authentication. Made once in `main.ts`, so both ports share one set of connections and caches.
+ * Also installs the global authentication guard of the app that imports it.
  */
 @Global()
 @Module({})
@@ -27,9 +31,12 @@ export class GatewayRuntimeModule {
         { provide: RedisStreamsClient, useValue: shared.transport },
         { provide: GATEWAY_DB, useValue: shared.pool },
         { provide: 'GATEWAY_CONFIG', useValue: shared.config },
+        { provide: GatewayAuth, useValue: shared.auth },
         ServiceCalls,
+        // Every route of a public port goes through authentication (or is explicitly @Public).
+        { provide: APP_GUARD, useClass: AuthGuard },
       ],
-      exports: [RedisStreamsClient, GATEWAY_DB, 'GATEWAY_CONFIG', ServiceCalls],
+      exports: [RedisStreamsClient, GATEWAY_DB, 'GATEWAY_CONFIG', GatewayAuth, ServiceCalls],
     };
   }
 }

@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import fastifyCookie from '@fastify/cookie';
+import { GatewayAuth } from '@game-wallet/auth';
 import { ensureDatabase } from '@game-wallet/database';
 import { AppRuntime, createHttpApp, runMain } from '@game-wallet/http';
 import { AppMetrics, createRootLogger } from '@game-wallet/observability';
@@ -27,12 +29,25 @@ runMain('gateway', async () => {
     onSettled: (pattern, outcome, seconds) => metrics.transportDuration.observe({ pattern, outcome }, seconds),
   });
   await transport.connect();
+  const auth = new GatewayAuth({
+    transport,
+    redis,
+    redisUrl: config.redisUrl,
+    keyPrefix: config.keyPrefix,
+    jwtIssuer: config.jwtIssuer,
+    apiKeyLimit: { rate: config.rateLimits.apiKeyRps, burst: config.rateLimits.apiKeyBurst },
+    profileLimit: { rate: config.rateLimits.jwtRps, burst: config.rateLimits.jwtRps },
+  });
+  await auth.start();
 
   const runtime: AppRuntime = { redis, metrics, logger };
-  const shared = { config, transport, pool };
+  const shared = { config, transport, pool, auth };
+  const httpOptions = { trustProxy: config.trustProxy };
+  const base = await createHttpApp(BaseApiModule.forRoot(runtime, shared), logger, metrics, httpOptions);
+  await base.register(fastifyCookie);
   const apps = [
-    { name: 'base', port: config.basePort, app: await createHttpApp(BaseApiModule.forRoot(runtime, shared), logger, metrics) },
-    { name: 'core', port: config.corePort, app: await createHttpApp(CoreApiModule.forRoot(runtime, shared), logger, metrics) },
+    { name: 'base', port: config.basePort, app: base },
+    { name: 'core', port: config.corePort, app: await createHttpApp(CoreApiModule.forRoot(runtime, shared), logger, metrics, httpOptions) },
     { name: 'internal', port: config.internalPort, app: await createHttpApp(InternalModule.forRoot(runtime), logger, metrics) },
   ];
   for (const { app, port } of apps) {
@@ -52,6 +67,7 @@ runMain('gateway', async () => {
     logger.info(`${signal} received: finishing requests in flight, then stopping`);
     const timer = setTimeout(() => process.exit(1), 10_000);
     await Promise.all(apps.map(({ app }) => app.close()));
+    await auth.close();
     await transport.close();
     await Promise.all([redis.quit().catch(() => redis.disconnect()), pool.end().catch(() => undefined)]);
     clearTimeout(timer);

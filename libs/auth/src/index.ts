@@ -1,2 +1,9 @@
-/** Gateway authentication: the `@Authenticated()` decorator, the global guard and the typed principal. */
-export {};
+/** Gateway authentication: the `@Authenticated()` decorator, the global guard and what backs them. */
+export * from './api-key-resolver';
+export * from './auth.guard';
+export * from './authenticated.decorator';
+export * from './bounded-cache';
+export * from './credentials';
+export * from './gateway-auth';
+export * from './rate-limiter';
+export * from './token-verifier';

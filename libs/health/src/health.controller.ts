@@ -1,10 +1,12 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { Public } from '@game-wallet/auth';
 import type { FastifyReply } from 'fastify';
 import { HealthCheckResult } from '@nestjs/terminus';
 import { HEALTH_PROBES, HealthProbe } from './health-probes';
 import { HealthReportService } from './health-report.service';
 
 /** `/v1/health` (readiness: the app's own database and Redis) and `/v1/health/live` (liveness: checks nothing). */
+@Public()
 @Controller('v1/health')
 export class HealthController {
   constructor(

@@ -10,8 +10,13 @@ import { installJsonBodyPolicy } from './json-body';
  * A Nest app on Fastify with the HTTP conventions of every port: JSON bodies only (anything else is 415), 64 KiB body
  * limit, `x-request-id`, one log line and metrics sample per request, and errors as `{message, code}`.
  */
-export async function createHttpApp(module: unknown, logger: Logger, metrics: AppMetrics): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter(fastifyOptions());
+export async function createHttpApp(
+  module: unknown,
+  logger: Logger,
+  metrics: AppMetrics,
+  options: { trustProxy?: boolean } = {},
+): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter(fastifyOptions(options));
   const fastify = adapter.getInstance();
   installJsonBodyPolicy(fastify);
   installHttpObservability(fastify, logger, metrics);

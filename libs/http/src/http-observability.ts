@@ -5,8 +5,9 @@ import { BODY_LIMIT_BYTES } from './json-body';
 
 
 /** Fastify options shared by every HTTP port: body limit, request ids from `x-request-id`, no built-in logger. */
-export function fastifyOptions(): FastifyServerOptions {
+export function fastifyOptions(options: { trustProxy?: boolean } = {}): FastifyServerOptions {
   return {
+    trustProxy: options.trustProxy ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
     logger: false,
     genReqId: (req) => acceptOrGenerateRequestId(req.headers['x-request-id']),

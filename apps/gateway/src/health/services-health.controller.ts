@@ -1,4 +1,5 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
+import { Public } from '@game-wallet/auth';
 import { PATTERNS, SERVICE_NAMES } from '@game-wallet/contracts';
 import { HealthProbe, HealthReportService, PROBE_TIMEOUT_MS } from '@game-wallet/health';
 import { HealthCheckResult } from '@nestjs/terminus';
@@ -6,6 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceCalls } from '../services/service-calls';
 
 /** `/v1/health/services`: a transport ping to each internal service, 1 s each, in the health report shape. */
+@Public()
 @Controller('v1/health/services')
 export class ServicesHealthController {
   constructor(

@@ -13,8 +13,10 @@ export class TokensController {
     private readonly revocations: RevocationsService,
   ) {}
 
+  /** Read from the database each time: asked right after a rotation, this replica may not have reloaded yet. */
   @MessagePattern(PATTERNS.identity.getJwks)
-  jwks(): Jwks {
+  async jwks(): Promise<Jwks> {
+    await this.keys.reload();
     return this.keys.publicJwks();
   }
 

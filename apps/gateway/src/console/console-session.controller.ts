@@ -1,0 +1,39 @@
+import { Body, Controller, Delete, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Authenticated, CONSOLE_COOKIE, CurrentPrincipal, Public } from '@game-wallet/auth';
+import { ConsoleSessionView, PATTERNS, Principal } from '@game-wallet/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ServiceCalls } from '../services/service-calls';
+import { parseBody } from '../validation';
+
+const signInBody = z.object({ email: z.string().min(1).max(320), password: z.string().min(1).max(1024) }).strict();
+
+/** Console sign-in (a session cookie and a bearer console token) and sign-out. */
+@Controller('v1/console/session')
+export class ConsoleSessionController {
+  constructor(private readonly services: ServiceCalls) {}
+
+  @Post()
+  @HttpCode(200)
+  @Public()
+  async signIn(@Body() body: unknown, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ConsoleSessionView> {
+    const { email, password } = parseBody(signInBody, body);
+    const session = await this.services.call(PATTERNS.identity.signIn, { email, password, ip: request.ip }, { kind: 'system' }, request);
+    void reply.setCookie(CONSOLE_COOKIE, session.token, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: request.protocol === 'https',
+      path: '/',
+      expires: new Date(session.expiresAt),
+    });
+    return session;
+  }
+
+  @Delete()
+  @HttpCode(204)
+  @Authenticated({ console: true })
+  async signOut(@CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    await this.services.call(PATTERNS.identity.signOut, {}, principal, request);
+    void reply.clearCookie(CONSOLE_COOKIE, { path: '/' });
+  }
+}

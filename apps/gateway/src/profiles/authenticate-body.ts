@@ -1,0 +1,24 @@
+import { AppError } from '@game-wallet/contracts';
+import { z } from 'zod';
+import { parseBody } from '../validation';
+
+export const DEFAULT_DURATION_SECONDS = 3600;
+export const MIN_DURATION_SECONDS = 60;
+export const MAX_DURATION_SECONDS = 2_592_000;
+
+const body = z.object({ duration: z.unknown().optional() }).strict();
+
+/**
+ * SPEC §4.1: `{duration?: number | null}` — whole seconds from 60 to 2592000 (30 days); absent or null → 3600.
+ * Anything else → 400 `INVALID_DURATION` ("60" and 1.5 included); an unknown field → 400 `VALIDATION_FAILED`.
+ */
+export function parseDuration(raw: unknown): number {
+  const { duration } = parseBody(body, raw);
+  if (duration === undefined || duration === null) {
+    return DEFAULT_DURATION_SECONDS;
+  }
+  if (typeof duration !== 'number' || !Number.isInteger(duration) || duration < MIN_DURATION_SECONDS || duration > MAX_DURATION_SECONDS) {
+    throw new AppError('INVALID_DURATION', `duration must be a whole number of seconds from ${MIN_DURATION_SECONDS} to ${MAX_DURATION_SECONDS}, or null`);
+  }
+  return duration;
+}

@@ -1,0 +1,27 @@
+import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { Authenticated, CurrentPrincipal } from '@game-wallet/auth';
+import { IssuedToken, PATTERNS, Principal } from '@game-wallet/contracts';
+import type { FastifyRequest } from 'fastify';
+import { ServiceCalls } from '../services/service-calls';
+import { parseDuration } from './authenticate-body';
+
+@Controller('v1/profile')
+export class ProfilesController {
+  constructor(private readonly services: ServiceCalls) {}
+
+  /** SPEC §4.1: a profile JWT for the profile; 200, not 201. */
+  @Post(':id/authenticate')
+  @HttpCode(200)
+  @Authenticated({ apiKey: true, profile: true })
+  authenticate(@Param('id') id: string, @Body() body: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<IssuedToken> {
+    return this.services.call(PATTERNS.identity.authenticateProfile, { profileId: id, duration: parseDuration(body) }, principal, request);
+  }
+
+  /** SPEC §4.5: every token of the profile issued before now is refused from now on. */
+  @Post(':id/revoke')
+  @HttpCode(204)
+  @Authenticated({ apiKey: true })
+  async revoke(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<void> {
+    await this.services.call(PATTERNS.identity.revokeProfile, { profileId: id }, principal, request);
+  }
+}

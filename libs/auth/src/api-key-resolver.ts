@@ -1,0 +1,102 @@
+import { Logger } from '@nestjs/common';
+import { BROADCAST, PATTERNS, ResolvedApiKey, apiKeyCacheKey, broadcastChannel } from '@game-wallet/contracts';
+import { BroadcastSubscriber, RedisStreamsClient } from '@game-wallet/transport';
+import Redis from 'ioredis';
+import { createHash } from 'node:crypto';
+import { BoundedCache } from './bounded-cache';
+
+const KEY_FORMAT = /^gk_[0-9A-Za-z]{40}$/;
+/** A cached state lives this long in memory at most; changes arrive much sooner by broadcast. */
+const MEMORY_TTL_MS = 30_000;
+/** Last use of keys is sent to identity this often (SPEC §3: within 60 s, no database write per request). */
+const USAGE_FLUSH_MS = 20_000;
+
+/**
+ * Resolves presented API keys: memory, then the shared Redis cache, then identity. A change broadcast by identity
+ * evicts the key here at once; after a broadcast reconnect everything is evicted (messages may have been missed).
+ * Results of a lookup that overlapped an eviction are not cached, so a slow lookup cannot bring a stale state back.
+ */
+export class ApiKeyResolver {
+  private readonly logger = new Logger(ApiKeyResolver.name);
+  private readonly memory = new BoundedCache<ResolvedApiKey | null>(100_000);
+  private readonly inFlight = new Map<string, Promise<ResolvedApiKey | null>>();
+  private readonly lastUse = new Map<string, number>();
+  private evictions = 0;
+  private flushTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly transport: RedisStreamsClient,
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  async start(subscriber: BroadcastSubscriber): Promise<void> {
+    await subscriber.on(broadcastChannel(this.prefix, BROADCAST.apiKeys), (hash) => {
+      this.evictions += 1;
+      this.memory.delete(hash);
+    });
+    subscriber.onResync(() => {
+      this.evictions += 1;
+      this.memory.clear();
+    });
+    this.flushTimer = setInterval(() => void this.flushUsage(), USAGE_FLUSH_MS);
+    this.flushTimer.unref();
+  }
+
+  /** The key's state, or null for a malformed, unknown or deleted key. */
+  async resolve(secret: string): Promise<ResolvedApiKey | null> {
+    if (!KEY_FORMAT.test(secret)) {
+      return null;
+    }
+    const hash = createHash('sha256').update(secret).digest('hex');
+    const cached = this.memory.get(hash);
+    if (cached !== undefined) {
+      return cached;
+    }
+    let lookup = this.inFlight.get(hash);
+    if (!lookup) {
+      lookup = this.lookup(hash).finally(() => this.inFlight.delete(hash));
+      this.inFlight.set(hash, lookup);
+    }
+    return lookup;
+  }
+
+  /** Notes a use of the key; sent to identity in the next batch. */
+  recordUse(keyId: string): void {
+    this.lastUse.set(keyId, Date.now());
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.flushTimer);
+    await this.flushUsage();
+  }
+
+  private async lookup(hash: string): Promise<ResolvedApiKey | null> {
+    const evictionsBefore = this.evictions;
+    const shared = await this.redis.get(apiKeyCacheKey(this.prefix, hash));
+    const state =
+      shared !== null
+        ? (JSON.parse(shared) as ResolvedApiKey | null)
+        : await this.transport.call(PATTERNS.identity.resolveApiKey, { payload: { hash }, principal: { kind: 'system' } });
+    if (this.evictions === evictionsBefore) {
+      this.memory.set(hash, state, MEMORY_TTL_MS);
+    }
+    return state;
+  }
+
+  private async flushUsage(): Promise<void> {
+    if (this.lastUse.size === 0) {
+      return;
+    }
+    const uses = [...this.lastUse].map(([keyId, at]) => ({ keyId, at }));
+    this.lastUse.clear();
+    try {
+      await this.transport.call(PATTERNS.identity.touchApiKeys, { payload: { uses }, principal: { kind: 'system' } });
+    } catch (error) {
+      for (const use of uses) {
+        this.lastUse.set(use.keyId, Math.max(use.at, this.lastUse.get(use.keyId) ?? 0));
+      }
+      this.logger.warn(`Could not record the last use of ${uses.length} API key(s); will retry: ${String(error)}`);
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AppError } from '@game-wallet/contracts';
+import type { FastifyReply } from 'fastify';
+import { AUTH_REQUIREMENT, AuthRequirement, AuthenticatedRequest, PUBLIC_ROUTE } from './authenticated.decorator';
+import { presentedCredentials } from './credentials';
+import { GatewayAuth } from './gateway-auth';
+
+/**
+ * The global guard of the gateway: authenticates per the route's `@Authenticated`, then applies the rate limit
+ * (429 comes after 401/403 and before validation, SPEC §2), and leaves the principal on the request. A route with
+ * neither `@Authenticated` nor `@Public` is refused: forgetting the decorator cannot open a route.
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  private readonly logger = new Logger(AuthGuard.name);
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly auth: GatewayAuth,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const requirement = this.reflector.getAllAndOverride<AuthRequirement | typeof PUBLIC_ROUTE | undefined>(AUTH_REQUIREMENT, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (requirement === PUBLIC_ROUTE) {
+      return true;
+    }
+    if (requirement === undefined) {
+      this.logger.error(`Route ${context.getClass().name}.${context.getHandler().name} has no @Authenticated or @Public`);
+      throw new AppError('FORBIDDEN', 'This route is not available');
+    }
+    const http = context.switchToHttp();
+    const request = http.getRequest<AuthenticatedRequest>();
+    const principal = await this.auth.authenticate(presentedCredentials(request), requirement);
+    request.principal = principal;
+    const decision = await this.auth.rateLimit(principal);
+    if (decision) {
+      const reply = http.getResponse<FastifyReply>();
+      void reply.header('ratelimit-limit', decision.limit).header('ratelimit-remaining', decision.remaining).header('ratelimit-reset', decision.reset);
+      if (!decision.allowed) {
+        throw new AppError('RATE_LIMITED', 'Too many requests; slow down', decision.retryAfter);
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,98 @@
+import { AppError, Principal } from '@game-wallet/contracts';
+import { BroadcastSubscriber, RedisStreamsClient } from '@game-wallet/transport';
+import Redis from 'ioredis';
+import { ApiKeyResolver } from './api-key-resolver';
+import { AuthRequirement } from './authenticated.decorator';
+import { PresentedCredentials } from './credentials';
+import { RateDecision, RateLimit, RateLimiter } from './rate-limiter';
+import { TokenVerifier } from './token-verifier';
+
+export interface GatewayAuthOptions {
+  transport: RedisStreamsClient;
+  /** the gateway's general Redis connection (shared cache, rate limits) */
+  redis: Redis;
+  redisUrl: string;
+  keyPrefix: string;
+  jwtIssuer: string;
+  apiKeyLimit: RateLimit;
+  profileLimit: RateLimit;
+}
+
+/**
+ * Everything the gateway needs to authenticate a request, made once per process and shared by its ports: API-key
+ * resolution, local token verification, rate limits, and the broadcast subscription that keeps them current.
+ */
+export class GatewayAuth {
+  readonly apiKeys: ApiKeyResolver;
+  readonly tokens: TokenVerifier;
+  private readonly limiter: RateLimiter;
+  private readonly subscriber: BroadcastSubscriber;
+
+  constructor(private readonly options: GatewayAuthOptions) {
+    this.apiKeys = new ApiKeyResolver(options.transport, options.redis, options.keyPrefix);
+    this.tokens = new TokenVerifier(options.transport, options.jwtIssuer, options.keyPrefix);
+    this.limiter = new RateLimiter(options.redis, options.keyPrefix);
+    this.subscriber = new BroadcastSubscriber(options.redisUrl, 'gateway');
+  }
+
+  async start(): Promise<void> {
+    await this.apiKeys.start(this.subscriber);
+    await this.tokens.start(this.subscriber);
+  }
+
+  async close(): Promise<void> {
+    this.tokens.close();
+    await this.apiKeys.close();
+    await this.subscriber.close();
+  }
+
+  /**
+   * SPEC §2/§3 order: 401 (no, unknown or bad credential) → 403 (inactive key, a JWT where an API key is required).
+   * When both headers are sent, `x-api-key` alone decides.
+   */
+  async authenticate(credentials: PresentedCredentials, requirement: AuthRequirement): Promise<Principal> {
+    if (requirement.console) {
+      const token = credentials.bearer || credentials.consoleCookie;
+      if (!token) {
+        throw new AppError('UNAUTHENTICATED', 'A console session is required');
+      }
+      const { operatorId, sessionId } = this.tokens.verifyConsoleToken(token);
+      return { kind: 'operator', operatorId, sessionId };
+    }
+    if (credentials.apiKey !== undefined) {
+      const key = await this.apiKeys.resolve(credentials.apiKey);
+      if (!key) {
+        throw new AppError('INVALID_API_KEY', 'The API key is not valid');
+      }
+      if (!key.active) {
+        throw new AppError('API_KEY_INACTIVE', 'The API key is inactive');
+      }
+      this.apiKeys.recordUse(key.keyId);
+      return { kind: 'apiKey', applicationId: key.applicationId, keyId: key.keyId };
+    }
+    if (credentials.bearer !== undefined) {
+      if (credentials.bearer === '') {
+        throw new AppError('INVALID_TOKEN', 'The Authorization header must be "Bearer <token>"');
+      }
+      const { profileId, applicationId } = this.tokens.verifyProfileToken(credentials.bearer);
+      if (!requirement.profile) {
+        throw new AppError('API_KEY_REQUIRED', 'This operation needs an API key');
+      }
+      return { kind: 'profile', applicationId, profileId };
+    }
+    throw new AppError('UNAUTHENTICATED', 'An API key (x-api-key) or a bearer token is required');
+  }
+
+  /** SPEC §7: per API key and per profile, counted in Redis across replicas. Operators are not limited here. */
+  rateLimit(principal: Principal): Promise<RateDecision> | undefined {
+    switch (principal.kind) {
+      case 'apiKey':
+        return this.limiter.take(`key:${principal.keyId}`, this.options.apiKeyLimit);
+      case 'profile':
+        return this.limiter.take(`profile:${principal.profileId}`, this.options.profileLimit);
+      case 'operator':
+      case 'system':
+        return undefined;
+    }
+  }
+}

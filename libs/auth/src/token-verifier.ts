@@ -1,0 +1,207 @@
+import { Logger } from '@nestjs/common';
+import {
+  AppError,
+  BROADCAST,
+  CONSOLE_AUDIENCE,
+  Jwks,
+  PATTERNS,
+  PROFILE_AUDIENCE,
+  RevocationList,
+  broadcastChannel,
+} from '@game-wallet/contracts';
+import { decodeJwt, verifyEs256 } from '@game-wallet/crypto';
+import { BroadcastSubscriber, RedisStreamsClient } from '@game-wallet/transport';
+import { KeyObject, createPublicKey } from 'node:crypto';
+import { BoundedCache } from './bounded-cache';
+
+export interface VerifiedProfileToken {
+  profileId: string;
+  applicationId: string;
+}
+
+export interface VerifiedConsoleToken {
+  operatorId: string;
+  sessionId: string;
+}
+
+interface CheckedToken {
+  kid: string;
+  claims: Record<string, unknown>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const REFRESH_INTERVAL_MS = 5 * 60_000;
+const UNKNOWN_KID_REFRESH_MS = 5_000;
+
+/** The issue time of a token in ms: from its UUIDv7 `jti` (48-bit ms timestamp), else from `iat`. */
+export function issuedAtMs(claims: Record<string, unknown>): number {
+  const jti = claims.jti;
+  if (typeof jti === 'string' && UUID.test(jti) && jti[14] === '7') {
+    return parseInt(jti.slice(0, 8) + jti.slice(9, 13), 16);
+  }
+  return typeof claims.iat === 'number' ? claims.iat * 1000 : 0;
+}
+
+/**
+ * Verifies profile JWTs and console tokens locally: signature against the JWKS of identity (loaded at start, reloaded
+ * on rotation broadcasts, on an unknown kid and every 5 minutes), audience, issuer, expiry, then revocations (loaded
+ * at start, kept current by broadcast, reloaded after a broadcast reconnect). Until both are loaded, tokens are not
+ * accepted (503): a revoked token is never let through for want of the list. A signature, once checked, is
+ * remembered for the token (expiry and revocation are checked on every use).
+ */
+export class TokenVerifier {
+  private readonly logger = new Logger(TokenVerifier.name);
+  private keys = new Map<string, KeyObject>();
+  private jwks: Jwks = { keys: [] };
+  private readonly revokedProfiles = new Map<string, number>();
+  private readonly revokedSessions = new Map<string, number>();
+  private readonly checked = new BoundedCache<CheckedToken>(50_000);
+  private keysLoaded = false;
+  private revocationsLoaded = false;
+  private lastKidRefresh = 0;
+  private timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    private readonly transport: RedisStreamsClient,
+    private readonly issuer: string,
+    private readonly prefix: string,
+  ) {}
+
+  /** Subscribes to key rotations and revocations, then loads both (retrying in the background until identity answers). */
+  async start(subscriber: BroadcastSubscriber): Promise<void> {
+    await subscriber.on(broadcastChannel(this.prefix, BROADCAST.signingKeys), () => void this.loadKeys());
+    await subscriber.on(broadcastChannel(this.prefix, BROADCAST.revocations), (message) => this.applyRevocations(JSON.parse(message) as RevocationList));
+    subscriber.onResync(() => {
+      void this.loadKeys();
+      void this.loadRevocations();
+    });
+    this.timers.push(setInterval(() => void this.loadKeys(), REFRESH_INTERVAL_MS));
+    this.timers.push(
+      setInterval(() => {
+        if (!this.keysLoaded) {
+          void this.loadKeys();
+        }
+        if (!this.revocationsLoaded) {
+          void this.loadRevocations();
+        }
+      }, 1000),
+    );
+    this.timers.forEach((timer) => timer.unref());
+    await Promise.all([this.loadKeys(), this.loadRevocations()]);
+  }
+
+  close(): void {
+    this.timers.forEach(clearInterval);
+  }
+
+  get ready(): boolean {
+    return this.keysLoaded && this.revocationsLoaded;
+  }
+
+  /** The published keys, as served at `/v1/.well-known/jwks.json`. */
+  publicJwks(): Jwks {
+    return this.jwks;
+  }
+
+  verifyProfileToken(token: string): VerifiedProfileToken {
+    const claims = this.verify(token, PROFILE_AUDIENCE);
+    if (typeof claims.sub !== 'string' || typeof claims.app !== 'string') {
+      throw new AppError('INVALID_TOKEN', 'The token is malformed');
+    }
+    const revokedBefore = this.revokedProfiles.get(claims.sub);
+    if (revokedBefore !== undefined && issuedAtMs(claims) < revokedBefore) {
+      throw new AppError('TOKEN_REVOKED', 'The token has been revoked');
+    }
+    return { profileId: claims.sub, applicationId: claims.app };
+  }
+
+  verifyConsoleToken(token: string): VerifiedConsoleToken {
+    const claims = this.verify(token, CONSOLE_AUDIENCE);
+    if (typeof claims.sub !== 'string' || typeof claims.jti !== 'string') {
+      throw new AppError('INVALID_TOKEN', 'The token is malformed');
+    }
+    if (this.revokedSessions.has(claims.jti)) {
+      throw new AppError('TOKEN_REVOKED', 'This console session has been signed out');
+    }
+    return { operatorId: claims.sub, sessionId: claims.jti };
+  }
+
+  private verify(token: string, audience: string): Record<string, unknown> {
+    if (!this.ready) {
+      throw new AppError('SERVICE_UNAVAILABLE', 'Token verification is not ready yet');
+    }
+    let checked = this.checked.get(token);
+    if (checked === undefined || !this.keys.has(checked.kid)) {
+      checked = this.checkSignature(token);
+      this.checked.set(token, checked, 10 * 60_000);
+    }
+    const { claims } = checked;
+    if (claims.aud !== audience || claims.iss !== this.issuer) {
+      throw new AppError('INVALID_TOKEN', 'The token is not valid here');
+    }
+    if (typeof claims.exp !== 'number' || typeof claims.iat !== 'number' || typeof claims.jti !== 'string') {
+      throw new AppError('INVALID_TOKEN', 'The token is malformed');
+    }
+    if (claims.exp * 1000 <= Date.now()) {
+      throw new AppError('TOKEN_EXPIRED', 'The token has expired');
+    }
+    return claims;
+  }
+
+  private checkSignature(token: string): CheckedToken {
+    const decoded = decodeJwt(token);
+    if (!decoded || decoded.header.alg !== 'ES256' || typeof decoded.header.kid !== 'string') {
+      throw new AppError('INVALID_TOKEN', 'The token is malformed');
+    }
+    const key = this.keys.get(decoded.header.kid);
+    if (!key) {
+      this.refreshForUnknownKid();
+      throw new AppError('INVALID_TOKEN', 'The token is signed by an unknown key');
+    }
+    if (!verifyEs256(decoded, key)) {
+      throw new AppError('INVALID_TOKEN', 'The token signature is not valid');
+    }
+    return { kid: decoded.header.kid, claims: decoded.claims };
+  }
+
+  private refreshForUnknownKid(): void {
+    const now = Date.now();
+    if (now - this.lastKidRefresh > UNKNOWN_KID_REFRESH_MS) {
+      this.lastKidRefresh = now;
+      void this.loadKeys();
+    }
+  }
+
+  private async loadKeys(): Promise<void> {
+    try {
+      const jwks = await this.transport.call(PATTERNS.identity.getJwks, { payload: {}, principal: { kind: 'system' } }, { timeoutMs: 2000 });
+      this.keys = new Map(jwks.keys.map((jwk) => [jwk.kid, createPublicKey({ key: { ...jwk }, format: 'jwk' })]));
+      this.jwks = jwks;
+      this.keysLoaded = true;
+    } catch (error) {
+      this.logger.warn(`Could not load the signing keys from identity: ${String(error)}`);
+    }
+  }
+
+  private async loadRevocations(): Promise<void> {
+    try {
+      const list = await this.transport.call(PATTERNS.identity.listRevocations, { payload: {}, principal: { kind: 'system' } }, { timeoutMs: 2000 });
+      this.applyRevocations(list);
+      this.revocationsLoaded = true;
+    } catch (error) {
+      this.logger.warn(`Could not load token revocations from identity: ${String(error)}`);
+    }
+  }
+
+  private applyRevocations(list: RevocationList): void {
+    for (const { profileId, revokedBefore } of list.profiles) {
+      this.revokedProfiles.set(profileId, Math.max(revokedBefore, this.revokedProfiles.get(profileId) ?? 0));
+    }
+    const now = Date.now();
+    for (const { sessionId, expiresAt } of list.sessions) {
+      if (expiresAt > now) {
+        this.revokedSessions.set(sessionId, expiresAt);
+      }
+    }
+  }
+}

@@ -6,3 +6,6 @@ export * from './redis';
 export * from './wait';
 export * from './platform';
 export * from './service-health';
+export * from './fixtures';
+export * from './http';
+export * from './tokens';

@@ -1,7 +1,14 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { dropDatabase, uniqueDatabaseUrl } from './database';
 import { freePort } from './ports';
 import { AppName, RunningProcess, spawnApp, waitForHttp } from './processes';
 import { TEST_REDIS_URL, deleteKeys, uniquePrefix } from './redis';
+
+/** The console operator every test platform starts with. */
+export const TEST_OPERATOR = { email: 'operator@example.com', password: 'test-operator-password-1' };
 
 export interface PlatformOptions {
   /** Which apps to start (default: all four). */
@@ -41,7 +48,12 @@ export class TestPlatform {
       wallet: await freePort(),
       coreService: await freePort(),
     };
+    const dataDir = mkdtempSync(join(tmpdir(), 'gwt-data-'));
     const env = {
+      DATA_DIR: dataDir,
+      CONSOLE_ADMIN_EMAIL: TEST_OPERATOR.email,
+      CONSOLE_ADMIN_PASSWORD: TEST_OPERATOR.password,
+      IDENTITY_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       DATABASE_URL: database.url,
       REDIS_URL: redisUrl,
       TRANSPORT_KEY_PREFIX: prefix,
@@ -111,5 +123,6 @@ export class TestPlatform {
     await Promise.all([...this.processes.values()].map((running) => running.stop()));
     await dropDatabase(this.database.name, this.database.adminUrl).catch(() => undefined);
     await deleteKeys(this.prefix, this.redisUrl).catch(() => undefined);
+    rmSync(this.env.DATA_DIR, { recursive: true, force: true });
   }
 }

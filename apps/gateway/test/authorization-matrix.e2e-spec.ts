@@ -1,0 +1,225 @@
+import {
+  GameFixture,
+  TestPlatform,
+  claimsOf,
+  consoleToken,
+  createGame,
+  createKey,
+  createProfile,
+  http,
+  profileJwt,
+  signWithPlatformKey,
+  signWithUnknownKey,
+  tamper,
+} from '@game-wallet/testing';
+
+/**
+ * Every public route × every kind of credential → the SPEC status and code. The table is generated from ROUTES, and
+ * the suite fails when the gateway serves a route that is in neither ROUTES nor PUBLIC_ROUTES.
+ */
+type Access = 'apiKeyOrOwnProfile' | 'apiKeyOnly' | 'console';
+
+interface RouteCase {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** as the gateway maps it (`:param`) */
+  route: string;
+  origin: 'base' | 'core';
+  access: Access;
+  /** answered with the right credential */
+  success: number;
+  body?: unknown;
+  /** the route's own target: a fresh profile (revoke), the spare key (PATCH, DELETE), a separate session (sign-out) */
+  ownTarget?: 'profile' | 'spareKey' | 'session';
+}
+
+const ROUTES: RouteCase[] = [
+  { method: 'POST', route: '/v1/profile/:id/authenticate', origin: 'base', access: 'apiKeyOrOwnProfile', success: 200, body: {} },
+  { method: 'POST', route: '/v1/profile/:id/revoke', origin: 'base', access: 'apiKeyOnly', success: 204, ownTarget: 'profile' },
+  { method: 'GET', route: '/v1/console/games', origin: 'base', access: 'console', success: 200 },
+  { method: 'POST', route: '/v1/console/games', origin: 'base', access: 'console', success: 201, body: { name: 'Matrix game' } },
+  { method: 'GET', route: '/v1/console/games/:gameId', origin: 'base', access: 'console', success: 200 },
+  { method: 'GET', route: '/v1/console/games/:gameId/api-keys', origin: 'base', access: 'console', success: 200 },
+  { method: 'POST', route: '/v1/console/games/:gameId/api-keys', origin: 'base', access: 'console', success: 201, body: { name: 'matrix' } },
+  { method: 'PATCH', route: '/v1/console/games/:gameId/api-keys/:keyId', origin: 'base', access: 'console', success: 200, body: { active: true }, ownTarget: 'spareKey' },
+  { method: 'DELETE', route: '/v1/console/games/:gameId/api-keys/:keyId', origin: 'base', access: 'console', success: 204, ownTarget: 'spareKey' },
+  { method: 'GET', route: '/v1/console/games/:gameId/audit', origin: 'base', access: 'console', success: 200 },
+  { method: 'DELETE', route: '/v1/console/session', origin: 'base', access: 'console', success: 204, ownTarget: 'session' },
+];
+
+/** Routes of the gateway's internal port (never routed publicly). */
+const INTERNAL_ROUTES = ['GET /metrics'];
+
+/** Routes that take no credential at all. */
+const PUBLIC_ROUTES = ['GET /v1/health', 'GET /v1/health/live', 'GET /v1/health/services', 'GET /v1/.well-known/jwks.json', 'POST /v1/console/session'];
+
+const CREDENTIALS = [
+  'none',
+  'malformed key',
+  'unknown key',
+  'deleted key',
+  'inactive key',
+  "another game's key",
+  'own profile JWT',
+  "another profile's JWT",
+  'expired JWT',
+  'tampered JWT',
+  'revoked JWT',
+  'JWT signed by an unknown key',
+  'malformed JWT',
+  'console token',
+  'own key',
+] as const;
+type Credential = (typeof CREDENTIALS)[number];
+
+function expected(route: RouteCase, credential: Credential): [number, string | undefined] {
+  if (route.access === 'console') {
+    switch (credential) {
+      case 'console token':
+        return [route.success, undefined];
+      case 'none':
+      case 'malformed key':
+      case 'unknown key':
+      case 'deleted key':
+      case 'inactive key':
+      case "another game's key":
+      case 'own key':
+        return [401, 'UNAUTHENTICATED'];
+      default:
+        return [401, 'INVALID_TOKEN'];
+    }
+  }
+  switch (credential) {
+    case 'none':
+      return [401, 'UNAUTHENTICATED'];
+    case 'malformed key':
+    case 'unknown key':
+    case 'deleted key':
+      return [401, 'INVALID_API_KEY'];
+    case 'inactive key':
+      return [403, 'API_KEY_INACTIVE'];
+    case "another game's key":
+      return [403, 'FORBIDDEN'];
+    case 'own key':
+      return [route.success, undefined];
+    case 'own profile JWT':
+      return route.access === 'apiKeyOnly' ? [403, 'API_KEY_REQUIRED'] : [route.success, undefined];
+    case "another profile's JWT":
+      return route.access === 'apiKeyOnly' ? [403, 'API_KEY_REQUIRED'] : [403, 'FORBIDDEN'];
+    case 'expired JWT':
+      return [401, 'TOKEN_EXPIRED'];
+    case 'revoked JWT':
+      return [401, 'TOKEN_REVOKED'];
+    case 'tampered JWT':
+    case 'JWT signed by an unknown key':
+    case 'malformed JWT':
+    case 'console token':
+      return [401, 'INVALID_TOKEN'];
+  }
+}
+
+describe('authorization matrix (every public route × every credential)', () => {
+  let platform: TestPlatform;
+  let operatorToken: string;
+  let own: GameFixture;
+  let other: GameFixture;
+  const headers = new Map<Credential, Record<string, string>>();
+  let targetProfile: string;
+  let ownJwt: string;
+
+  beforeAll(async () => {
+    platform = await TestPlatform.start('matrix', { env: { LOG_LEVEL: 'debug' } });
+    operatorToken = await consoleToken(platform);
+    own = await createGame(platform, operatorToken, 'Own game');
+    other = await createGame(platform, operatorToken, 'Other game');
+    const inactive = await createKey(platform, operatorToken, own.gameId, 'inactive');
+    await http('PATCH', `${platform.baseUrl}/v1/console/games/${own.gameId}/api-keys/${inactive.keyId}`, { bearer: operatorToken, body: { active: false } });
+    const deleted = await createKey(platform, operatorToken, own.gameId, 'deleted');
+    await http('DELETE', `${platform.baseUrl}/v1/console/games/${own.gameId}/api-keys/${deleted.keyId}`, { bearer: operatorToken });
+    targetProfile = (await createProfile(platform, own)).id;
+    ownJwt = await profileJwt(platform, targetProfile, own.key);
+    const otherProfile = (await createProfile(platform, own)).id;
+    const revokedProfile = (await createProfile(platform, own)).id;
+    const revokedJwt = await profileJwt(platform, revokedProfile, own.key);
+    await http('POST', `${platform.baseUrl}/v1/profile/${revokedProfile}/revoke`, { apiKey: own.key });
+    const now = Math.floor(Date.now() / 1000);
+    const expired = await signWithPlatformKey(platform, { ...claimsOf(ownJwt), iat: now - 7200, exp: now - 3600 });
+    const key = (value: string) => ({ 'x-api-key': value });
+    const bearer = (value: string) => ({ authorization: `Bearer ${value}` });
+    headers.set('none', {});
+    headers.set('malformed key', key('not-a-key'));
+    headers.set('unknown key', key(`gk_${'x'.repeat(40)}`));
+    headers.set('deleted key', key(deleted.key));
+    headers.set('inactive key', key(inactive.key));
+    headers.set("another game's key", key(other.key));
+    headers.set('own key', key(own.key));
+    headers.set("another profile's JWT", bearer(await profileJwt(platform, otherProfile, own.key)));
+    headers.set('expired JWT', bearer(expired));
+    headers.set('tampered JWT', bearer(tamper(ownJwt, { exp: now + 999_999 })));
+    headers.set('revoked JWT', bearer(revokedJwt));
+    headers.set('JWT signed by an unknown key', bearer(signWithUnknownKey(claimsOf(ownJwt))));
+    headers.set('malformed JWT', bearer('not.a.jwt'));
+    headers.set('console token', bearer(operatorToken));
+  });
+
+  afterAll(async () => {
+    await platform.stop();
+  });
+
+  /** Each route's own target, made once per route (so a revoke or a delete does not spoil the other routes). */
+  const targets = new Map<string, Promise<{ path: string; ownJwt: string; console: string }>>();
+  const targetOf = (route: RouteCase): Promise<{ path: string; ownJwt: string; console: string }> => {
+    const made = targets.get(route.route + route.method) ?? (async () => {
+      let profileId = targetProfile;
+      let jwt = ownJwt;
+      let keyId = own.keyId;
+      let session = operatorToken;
+      if (route.ownTarget === 'profile') {
+        profileId = (await createProfile(platform, own)).id;
+        jwt = await profileJwt(platform, profileId, own.key);
+      } else if (route.ownTarget === 'spareKey') {
+        keyId = (await createKey(platform, operatorToken, own.gameId, 'spare')).keyId;
+      } else if (route.ownTarget === 'session') {
+        session = await consoleToken(platform);
+      }
+      const path = route.route.replace(':id', profileId).replace(':gameId', own.gameId).replace(':keyId', keyId);
+      return { path, ownJwt: jwt, console: session };
+    })();
+    targets.set(route.route + route.method, made);
+    return made;
+  };
+
+  const table = ROUTES.flatMap((route) =>
+    CREDENTIALS.map((credential) => {
+      const [status, code] = expected(route, credential);
+      return [`${route.method} ${route.route}`, credential, status, code ?? '(success)', route] as const;
+    }),
+  );
+
+  it.each(table)('%s with %s → %i %s', async (_, credential, status, code, route) => {
+    const target = await targetOf(route);
+    const credentialHeaders =
+      credential === 'own profile JWT'
+        ? { authorization: `Bearer ${target.ownJwt}` }
+        : credential === 'console token'
+          ? { authorization: `Bearer ${target.console}` }
+          : (headers.get(credential) ?? {});
+    const url = `${route.origin === 'base' ? platform.baseUrl : platform.coreUrl}${target.path}`;
+    const response = await http<{ code?: string; message?: string }>(route.method, url, { headers: credentialHeaders, body: route.body });
+    expect({ status: response.status, code: response.status >= 400 ? response.body?.code : '(success)' }).toEqual({ status, code });
+    if (response.status >= 400) {
+      expect(Object.keys(response.body as object).sort()).toEqual(['code', 'message']);
+    }
+  });
+
+  it('covers every route the gateway serves (a new route must be added to the matrix or declared public)', () => {
+    const mapped = platform
+      .process('gateway')
+      .jsonLines()
+      .map((line) => /^Mapped \{(\S+), (\w+)\} route$/.exec(String(line.msg)))
+      .filter((match): match is RegExpExecArray => match !== null)
+      .map(([, path, method]) => `${method} ${path}`);
+    expect(mapped.length).toBeGreaterThan(0);
+    const known = new Set([...ROUTES.map((route) => `${route.method} ${route.route}`), ...PUBLIC_ROUTES, ...INTERNAL_ROUTES]);
+    expect(mapped.filter((route) => !known.has(route))).toEqual([]);
+  });
+});

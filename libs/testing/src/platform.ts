@@ -97,13 +97,28 @@ export class TestPlatform {
     return `http://127.0.0.1:${port}`;
   }
 
-  /** Starts (or restarts) `app` and waits until it is live. Replicas get a distinct name: `wallet#2`. */
+  /**
+   * Starts (or restarts) `app` and waits until it is live. A second replica gets its own name (`gateway#2`) and, for
+   * a gateway, its own ports in `extraEnv`.
+   */
   async startApp(app: AppName, name: string = app, extraEnv: Record<string, string> = {}): Promise<RunningProcess> {
-    const running = spawnApp(app, { ...this.env, ...extraEnv });
+    const env = { ...this.env, ...extraEnv };
+    const running = spawnApp(app, env);
     this.processes.set(name, running);
-    const liveUrl = app === 'gateway' ? `${this.baseUrl}/v1/health/live` : `${this.internalUrl(app)}/v1/health/live`;
-    await waitForHttp(liveUrl, running);
+    const port = { gateway: env.BASE_PORT, identity: env.IDENTITY_PORT, wallet: env.WALLET_PORT, core: env.CORE_SERVICE_PORT }[app];
+    await waitForHttp(`http://127.0.0.1:${port}/v1/health/live`, running);
     return running;
+  }
+
+  /** A second gateway on ports of its own; returns its base and core URLs. */
+  async startSecondGateway(name = 'gateway#2'): Promise<{ baseUrl: string; coreUrl: string }> {
+    const ports = { base: await freePort(), core: await freePort(), internal: await freePort() };
+    await this.startApp('gateway', name, {
+      BASE_PORT: String(ports.base),
+      CORE_PORT: String(ports.core),
+      GATEWAY_INTERNAL_PORT: String(ports.internal),
+    });
+    return { baseUrl: `http://127.0.0.1:${ports.base}`, coreUrl: `http://127.0.0.1:${ports.core}` };
   }
 
   process(name: string): RunningProcess {

@@ -1,0 +1,61 @@
+import { GameFixture, TestPlatform, consoleToken, createGame, createProfile, http, profileJwt } from '@game-wallet/testing';
+
+/** SPEC §7: limits counted in Redis, so they hold across gateway replicas; 429 with Retry-After and RateLimit-*. */
+describe('rate limits across two gateways', () => {
+  let platform: TestPlatform;
+  let second: { baseUrl: string };
+  let game: GameFixture;
+
+  beforeAll(async () => {
+    platform = await TestPlatform.start('ratelimit', { env: { RATE_LIMIT_API_KEY_RPS: '2', RATE_LIMIT_API_KEY_BURST: '6', RATE_LIMIT_JWT_RPS: '3' } });
+    second = await platform.startSecondGateway();
+    game = await createGame(platform, await consoleToken(platform));
+  });
+
+  afterAll(async () => {
+    await platform.stop();
+  });
+
+  const burst = async (count: number, headers: { apiKey?: string; bearer?: string }) => {
+    const missing = '01900000-0000-7000-8000-000000000000';
+    return Promise.all(
+      Array.from({ length: count }, (_, index) =>
+        http<{ code?: string }>('POST', `${index % 2 === 0 ? platform.baseUrl : second.baseUrl}/v1/profile/${missing}/authenticate`, { ...headers, body: {} }),
+      ),
+    );
+  };
+
+  it('lets a burst of 6 through per API key, across both gateways, then answers 429 RATE_LIMITED with Retry-After', async () => {
+    const responses = await burst(12, { apiKey: game.key });
+    const limited = responses.filter((response) => response.status === 429);
+    const passed = responses.filter((response) => response.status !== 429);
+    expect(passed.length).toBeGreaterThanOrEqual(6);
+    expect(passed.length).toBeLessThanOrEqual(7); // one more may refill (2/s) while the burst is in flight
+    expect(passed.every((response) => response.status === 404 && response.headers.get('ratelimit-limit') === '6')).toBe(true);
+    for (const response of limited) {
+      expect(response.body).toEqual({ message: expect.any(String), code: 'RATE_LIMITED' });
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(response.headers.get('ratelimit-remaining')).toBe('0');
+      expect(Number(response.headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('limits a profile JWT at its own rate', async () => {
+    const other = await createGame(platform, await consoleToken(platform), 'JWT game');
+    const profile = await createProfile(platform, other);
+    const jwt = await profileJwt(platform, profile.id, other.key);
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, () => http('POST', `${second.baseUrl}/v1/profile/${profile.id}/authenticate`, { bearer: jwt, body: {} })),
+    );
+    const passed = responses.filter((response) => response.status === 200).length;
+    expect(passed).toBeGreaterThanOrEqual(3);
+    expect(passed).toBeLessThanOrEqual(4);
+    expect(responses.filter((response) => response.status === 429).length).toBe(8 - passed);
+  });
+
+  it('refills: after the Retry-After wait the key is let through again', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const [response] = await burst(1, { apiKey: game.key });
+    expect(response.status).toBe(404);
+  });
+});

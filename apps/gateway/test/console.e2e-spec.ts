@@ -1,0 +1,276 @@
+import { TEST_OPERATOR, TestPlatform, http } from '@game-wallet/testing';
+
+interface Game {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+interface ApiKey {
+  id: string;
+  name: string;
+  preview: string;
+  active: boolean;
+  createdAt: string;
+  lastUsedAt: string | null;
+  key?: string;
+}
+interface AuditEntry {
+  id: string;
+  at: string;
+  actor: string;
+  action: string;
+  target: string;
+  details: Record<string, unknown>;
+}
+
+/** The console JSON API (SPEC §5), sign-in lockout, and the secrets it handles never reaching a log. */
+describe('console API', () => {
+  let platform: TestPlatform;
+  let token: string;
+  const secrets: string[] = [TEST_OPERATOR.password];
+  const signIn = (email: string, password: string, ip = '203.0.113.1') =>
+    http<{ token: string; expiresAt: string; code?: string }>('POST', `${platform.baseUrl}/v1/console/session`, {
+      body: { email, password },
+      headers: { 'x-forwarded-for': ip },
+    });
+  const api = <T>(method: string, path: string, body?: unknown) => http<T & { code?: string }>(method, `${platform.baseUrl}/v1/console${path}`, { bearer: token, body });
+
+  beforeAll(async () => {
+    platform = await TestPlatform.start('console', { env: { TRUST_PROXY: 'true', LOG_LEVEL: 'trace' } });
+  });
+
+  afterAll(async () => {
+    await platform.stop();
+  });
+
+  describe('sign-in', () => {
+    it('answers 200 {token, expiresAt} and sets an HttpOnly, SameSite=Strict session cookie that works alone', async () => {
+      const response = await fetch(`${platform.baseUrl}/v1/console/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(TEST_OPERATOR),
+      });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { token: string; expiresAt: string };
+      expect(Object.keys(body).sort()).toEqual(['expiresAt', 'token']);
+      token = body.token;
+      secrets.push(token);
+      const cookie = response.headers.get('set-cookie') ?? '';
+      expect(cookie).toMatch(/^console_session=[^;]+;/);
+      expect(cookie).toMatch(/HttpOnly/i);
+      expect(cookie).toMatch(/SameSite=Strict/i);
+      expect(cookie).not.toMatch(/Secure/i); // plain http here; Secure on https
+      const withCookie = await fetch(`${platform.baseUrl}/v1/console/games`, { headers: { cookie: cookie.split(';')[0] } });
+      expect(withCookie.status).toBe(200);
+    });
+
+    it('marks the cookie Secure behind an https load balancer', async () => {
+      const response = await fetch(`${platform.baseUrl}/v1/console/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' },
+        body: JSON.stringify(TEST_OPERATOR),
+      });
+      expect(response.headers.get('set-cookie')).toMatch(/Secure/i);
+    });
+
+    it('answers 401 INVALID_CREDENTIALS for a wrong password or an unknown e-mail', async () => {
+      for (const [email, password] of [
+        [TEST_OPERATOR.email, 'wrong-password'],
+        ['nobody@example.com', TEST_OPERATOR.password],
+      ]) {
+        const response = await signIn(email, password, '203.0.113.2');
+        expect([response.status, response.body]).toEqual([401, { message: 'Wrong e-mail or password', code: 'INVALID_CREDENTIALS' }]);
+      }
+    });
+  });
+
+  describe('games', () => {
+    it('creates a game (201) and reads it back', async () => {
+      const created = await api<Game>('POST', '/games', { name: '  Space Miners  ' });
+      expect(created.status).toBe(201);
+      expect(created.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Space Miners', createdAt: expect.any(String) });
+      expect(created.body.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      const read = await api<Game>('GET', `/games/${created.body.id}`);
+      expect(read.body).toEqual(created.body);
+    });
+
+    it.each([
+      ['an empty name', { name: '' }],
+      ['a name over 100 characters', { name: 'x'.repeat(101) }],
+      ['an unknown field', { name: 'ok', colour: 'red' }],
+      ['no name', {}],
+    ])('refuses %s with 400 VALIDATION_FAILED', async (_, body) => {
+      const response = await api('POST', '/games', body);
+      expect([response.status, response.body.code]).toEqual([400, 'VALIDATION_FAILED']);
+    });
+
+    it('lists games newest first, paged by cursor', async () => {
+      for (const name of ['Page A', 'Page B', 'Page C']) {
+        await api('POST', '/games', { name });
+      }
+      const first = await api<{ items: Game[]; nextCursor: string | null }>('GET', '/games?limit=2');
+      expect(first.body.items.map((game) => game.name)).toEqual(['Page C', 'Page B']);
+      expect(first.body.nextCursor).toEqual(expect.any(String));
+      const rest = await api<{ items: Game[]; nextCursor: string | null }>('GET', `/games?limit=2&cursor=${first.body.nextCursor}`);
+      expect(rest.body.items.map((game) => game.name)).toEqual(['Page A', 'Space Miners']);
+      const end = await api<{ items: Game[]; nextCursor: string | null }>('GET', `/games?limit=50&cursor=${first.body.nextCursor}&unknown=ignored`);
+      expect(end.body.nextCursor).toBeNull();
+    });
+
+    it.each([['limit=0'], ['limit=101'], ['limit=abc'], ['cursor=not-a-cursor']])('refuses ?%s with 400 INVALID_QUERY', async (query) => {
+      const response = await api('GET', `/games?${query}`);
+      expect([response.status, response.body.code]).toEqual([400, 'INVALID_QUERY']);
+    });
+
+    it('answers 404 GAME_NOT_FOUND for an unknown or malformed game id', async () => {
+      for (const id of ['01900000-0000-7000-8000-000000000000', 'nope']) {
+        const response = await api('GET', `/games/${id}`);
+        expect([response.status, response.body.code]).toEqual([404, 'GAME_NOT_FOUND']);
+      }
+    });
+  });
+
+  describe('API keys', () => {
+    let gameId: string;
+    let created: ApiKey;
+
+    beforeAll(async () => {
+      gameId = (await api<Game>('POST', '/games', { name: 'Key game' })).body.id;
+    });
+
+    it('creates an active key and shows its secret once: gk_ + 40 base62, previewed as gk_AbCd…wXyZ', async () => {
+      const response = await api<ApiKey>('POST', `/games/${gameId}/api-keys`, { name: 'Game server' });
+      expect(response.status).toBe(201);
+      created = response.body;
+      secrets.push(String(created.key));
+      expect(created).toEqual({
+        id: expect.any(String),
+        name: 'Game server',
+        preview: `${created.key!.slice(0, 7)}\u2026${created.key!.slice(-4)}`,
+        active: true,
+        createdAt: expect.any(String),
+        lastUsedAt: null,
+        key: expect.stringMatching(/^gk_[0-9A-Za-z]{40}$/),
+      });
+      const list = await api<{ items: ApiKey[] }>('GET', `/games/${gameId}/api-keys`);
+      expect(list.body.items).toEqual([{ ...created, key: undefined }].map(({ key: _, ...rest }) => rest));
+    });
+
+    it('names a key "API key" when no name is given', async () => {
+      const response = await api<ApiKey>('POST', `/games/${gameId}/api-keys`, {});
+      secrets.push(String(response.body.key));
+      expect(response.body.name).toBe('API key');
+    });
+
+    it('deactivates and reactivates a key', async () => {
+      const off = await api<ApiKey>('PATCH', `/games/${gameId}/api-keys/${created.id}`, { active: false });
+      expect([off.status, off.body.active]).toEqual([200, false]);
+      const refused = await http<{ code: string }>('POST', `${platform.baseUrl}/v1/profile/01900000-0000-7000-8000-000000000000/authenticate`, {
+        apiKey: created.key,
+        body: {},
+      });
+      expect([refused.status, refused.body.code]).toEqual([403, 'API_KEY_INACTIVE']);
+      const on = await api<ApiKey>('PATCH', `/games/${gameId}/api-keys/${created.id}`, { active: true });
+      expect([on.status, on.body.active]).toEqual([200, true]);
+    });
+
+    it('refuses a PATCH body that is not {active: boolean}', async () => {
+      for (const body of [{ active: 'yes' }, {}, { active: true, name: 'x' }]) {
+        const response = await api('PATCH', `/games/${gameId}/api-keys/${created.id}`, body);
+        expect([response.status, response.body.code]).toEqual([400, 'VALIDATION_FAILED']);
+      }
+    });
+
+    it('deletes a key for good: no longer listed, its secret refused with 401, PATCH and DELETE answer 404', async () => {
+      const deleted = await api('DELETE', `/games/${gameId}/api-keys/${created.id}`);
+      expect(deleted.status).toBe(204);
+      const list = await api<{ items: ApiKey[] }>('GET', `/games/${gameId}/api-keys`);
+      expect(list.body.items.map((key) => key.id)).not.toContain(created.id);
+      const refused = await http<{ code: string }>('POST', `${platform.baseUrl}/v1/profile/01900000-0000-7000-8000-000000000000/authenticate`, {
+        apiKey: created.key,
+        body: {},
+      });
+      expect([refused.status, refused.body.code]).toEqual([401, 'INVALID_API_KEY']);
+      for (const [method, body] of [['PATCH', { active: true }], ['DELETE', undefined]] as const) {
+        const response = await api(method, `/games/${gameId}/api-keys/${created.id}`, body);
+        expect([response.status, response.body.code]).toEqual([404, 'API_KEY_NOT_FOUND']);
+      }
+    });
+
+    it("answers 404 for a key of another game, and for another game's key list when the game does not exist", async () => {
+      const otherGame = (await api<Game>('POST', '/games', { name: 'Other' })).body.id;
+      const key = (await api<ApiKey>('POST', `/games/${otherGame}/api-keys`, {})).body;
+      secrets.push(String(key.key));
+      const response = await api('PATCH', `/games/${gameId}/api-keys/${key.id}`, { active: false });
+      expect([response.status, response.body.code]).toEqual([404, 'API_KEY_NOT_FOUND']);
+      const missing = await api('GET', '/games/01900000-0000-7000-8000-000000000000/api-keys');
+      expect([missing.status, missing.body.code]).toEqual([404, 'GAME_NOT_FOUND']);
+    });
+
+    it('writes an audit entry for each action, newest first, holding no secret', async () => {
+      const audit = await api<{ items: AuditEntry[]; nextCursor: string | null }>('GET', `/games/${gameId}/audit`);
+      expect(audit.status).toBe(200);
+      expect(audit.body.items.map((entry) => entry.action)).toEqual([
+        'api_key.deleted',
+        'api_key.activated',
+        'api_key.deactivated',
+        'api_key.created',
+        'api_key.created',
+        'game.created',
+      ]);
+      for (const entry of audit.body.items) {
+        expect(Object.keys(entry).sort()).toEqual(['action', 'actor', 'at', 'details', 'id', 'target']);
+        expect(entry.actor).toMatch(/^operator:[0-9a-f-]{36}$/);
+      }
+      expect(audit.body.items[0].target).toBe(`api-key:${created.id}`);
+      const text = JSON.stringify(audit.body);
+      for (const secret of secrets) {
+        expect(text).not.toContain(secret);
+      }
+      const paged = await api<{ items: AuditEntry[]; nextCursor: string | null }>('GET', `/games/${gameId}/audit?limit=4`);
+      const next = await api<{ items: AuditEntry[]; nextCursor: string | null }>('GET', `/games/${gameId}/audit?limit=4&cursor=${paged.body.nextCursor}`);
+      expect([...paged.body.items, ...next.body.items]).toEqual(audit.body.items);
+    });
+  });
+
+  describe('sign-out and lockout', () => {
+    it('signs out (204): the token is then refused with 401 TOKEN_REVOKED and the cookie cleared', async () => {
+      const session = await signIn(TEST_OPERATOR.email, TEST_OPERATOR.password, '203.0.113.3');
+      secrets.push(session.body.token);
+      const out = await fetch(`${platform.baseUrl}/v1/console/session`, { method: 'DELETE', headers: { authorization: `Bearer ${session.body.token}` } });
+      expect(out.status).toBe(204);
+      expect(out.headers.get('set-cookie')).toMatch(/^console_session=;/);
+      const after = await http<{ code: string }>('GET', `${platform.baseUrl}/v1/console/games`, { bearer: session.body.token });
+      expect([after.status, after.body.code]).toEqual([401, 'TOKEN_REVOKED']);
+    });
+
+    it('answers 429 after 10 failed sign-ins a minute for one e-mail, even with the right password', async () => {
+      const failedEarlierInThisSuite = 1; // the wrong-password case above
+      for (let attempt = failedEarlierInThisSuite; attempt < 10; attempt += 1) {
+        expect((await signIn(TEST_OPERATOR.email, `wrong-${attempt}`, `198.51.100.${attempt}`)).status).toBe(401);
+      }
+      const locked = await signIn(TEST_OPERATOR.email, TEST_OPERATOR.password, '198.51.100.77');
+      expect([locked.status, locked.body.code]).toEqual([429, 'RATE_LIMITED']);
+      expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+    });
+
+    it('answers 429 after 10 failed sign-ins a minute from one IP, whatever the e-mail', async () => {
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        expect((await signIn(`someone${attempt}@example.com`, 'wrong', '192.0.2.50')).status).toBe(401);
+      }
+      const locked = await signIn('fresh@example.com', 'whatever', '192.0.2.50');
+      expect([locked.status, locked.body.code]).toEqual([429, 'RATE_LIMITED']);
+    });
+  });
+
+  // Last: it reads the logs of everything above.
+  it('never writes an API key, a token or a password to any log line (all apps, trace level)', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const output = platform.allOutput();
+    expect(output.length).toBeGreaterThan(10_000);
+    for (const secret of secrets) {
+      expect(output).not.toContain(secret);
+    }
+    expect(output).not.toContain('wrong-password');
+  });
+});

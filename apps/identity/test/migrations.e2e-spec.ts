@@ -1,13 +1,23 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { RunningProcess, dropDatabase, queryOnce, spawnApp, uniqueDatabaseUrl, uniquePrefix, freePort, waitForHttp, deleteKeys, TEST_REDIS_URL } from '@game-wallet/testing';
 
 describe('migrations at start (advisory lock)', () => {
   const database = uniqueDatabaseUrl('migrations');
+  const dataDir = mkdtempSync(join(tmpdir(), 'gwt-data-'));
   const prefix = uniquePrefix('migrations');
   const running: RunningProcess[] = [];
 
   const start = async (): Promise<RunningProcess> => {
     const port = await freePort();
-    const app = spawnApp('identity', { DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, TRANSPORT_KEY_PREFIX: prefix, IDENTITY_PORT: String(port) });
+    const app = spawnApp('identity', {
+      DATABASE_URL: database.url,
+      REDIS_URL: TEST_REDIS_URL,
+      TRANSPORT_KEY_PREFIX: prefix,
+      IDENTITY_PORT: String(port),
+      DATA_DIR: dataDir,
+    });
     running.push(app);
     await waitForHttp(`http://127.0.0.1:${port}/v1/health`, app);
     return app;
@@ -17,13 +27,14 @@ describe('migrations at start (advisory lock)', () => {
     await Promise.all(running.map((app) => app.stop()));
     await dropDatabase(database.name);
     await deleteKeys(prefix);
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('brings up two replicas started at once against a database that does not exist yet, applying each migration once', async () => {
     const [first, second] = await Promise.all([start(), start()]);
     const rows = await queryOnce<{ name: string }>(database.url, 'SELECT name FROM identity.migrations ORDER BY id');
-    expect(rows.map((row) => row.name)).toEqual(['Baseline1763740800000']);
-    const appliedBy = [first, second].filter((app) => app.output.includes('applied 1 migration(s)'));
+    expect(rows.map((row) => row.name)).toEqual(['Baseline1763740800000', 'IdentityTables1763740900000']);
+    const appliedBy = [first, second].filter((app) => app.output.includes('applied 2 migration(s)'));
     const upToDate = [first, second].filter((app) => app.output.includes('Schema identity is up to date'));
     expect(appliedBy).toHaveLength(1);
     expect(upToDate).toHaveLength(1);
@@ -34,7 +45,7 @@ describe('migrations at start (advisory lock)', () => {
     const again = await start();
     expect(again.output).toContain('Schema identity is up to date');
     const rows = await queryOnce<{ count: string }>(database.url, 'SELECT count(*)::text AS count FROM identity.migrations');
-    expect(rows[0].count).toBe('1');
+    expect(rows[0].count).toBe('2');
   });
 
   it('keeps each service in its own schema', async () => {

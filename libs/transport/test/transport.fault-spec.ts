@@ -80,7 +80,12 @@ describe('Redis Streams transport (two replicas, real Redis)', () => {
     expect(outcomes.every((outcome) => outcome === 'ok' || outcome === 'GATEWAY_TIMEOUT')).toBe(true);
     const handled = await handledCounts();
     expect(Object.values(handled).every((count) => count === '1')).toBe(true);
-    expect(outcomes.filter((outcome) => outcome === 'ok').length).toBeGreaterThan(300);
+    // Only requests the victim had already started are lost; everything the survivor took was answered.
+    const perReplica = await replicaCounts();
+    const answered = outcomes.filter((outcome) => outcome === 'ok').length;
+    expect(answered).toBeGreaterThanOrEqual(Number(perReplica.survivor ?? 0));
+    expect(600 - answered).toBeLessThanOrEqual(Number(perReplica.victim ?? 0));
+    expect(answered).toBeGreaterThan(0);
     // After the kill every new request is served by the survivor.
     const after = await Promise.all(Array.from({ length: 50 }, (_, i) => client.request('core.count', { payload: { n: 10_000 + i } })));
     expect(after.every((answer) => (answer as { replica: string }).replica === 'survivor')).toBe(true);

@@ -26,7 +26,7 @@ runMain('gateway', async () => {
     redisUrl: config.redisUrl,
     keyPrefix: config.keyPrefix,
     deadlineMs: config.serviceDeadlineMs,
-    onSettled: (pattern, outcome, seconds) => metrics.transportDuration.observe({ pattern, outcome }, seconds),
+    onSettled: (pattern, outcome, seconds) => metrics.observeTransport(pattern, outcome, seconds),
   });
   await transport.connect();
   const auth = new GatewayAuth({

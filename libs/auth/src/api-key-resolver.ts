@@ -2,8 +2,8 @@ import { Logger } from '@nestjs/common';
 import { BROADCAST, PATTERNS, ResolvedApiKey, apiKeyCacheKey, broadcastChannel } from '@game-wallet/contracts';
 import { BroadcastSubscriber, RedisStreamsClient } from '@game-wallet/transport';
 import Redis from 'ioredis';
-import { createHash } from 'node:crypto';
-import { BoundedCache } from './bounded-cache';
+import { hash as digest } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 
 const KEY_FORMAT = /^gk_[0-9A-Za-z]{40}$/;
 /** A cached state lives this long in memory at most; changes arrive much sooner by broadcast. */
@@ -18,7 +18,7 @@ const USAGE_FLUSH_MS = 20_000;
  */
 export class ApiKeyResolver {
   private readonly logger = new Logger(ApiKeyResolver.name);
-  private readonly memory = new BoundedCache<ResolvedApiKey | null>(100_000);
+  private readonly memory = new LRUCache<string, { state: ResolvedApiKey | null }>({ max: 100_000, ttl: MEMORY_TTL_MS });
   private readonly inFlight = new Map<string, Promise<ResolvedApiKey | null>>();
   private readonly lastUse = new Map<string, number>();
   private evictions = 0;
@@ -43,15 +43,18 @@ export class ApiKeyResolver {
     this.flushTimer.unref();
   }
 
-  /** The key's state, or null for a malformed, unknown or deleted key. */
-  async resolve(secret: string): Promise<ResolvedApiKey | null> {
+  /**
+   * The key's state, or null for a malformed, unknown or deleted key. Answers synchronously from memory (the common
+   * case), with a promise only when it has to look further.
+   */
+  resolve(secret: string): ResolvedApiKey | null | Promise<ResolvedApiKey | null> {
     if (!KEY_FORMAT.test(secret)) {
       return null;
     }
-    const hash = createHash('sha256').update(secret).digest('hex');
+    const hash = digest('sha256', secret, 'hex');
     const cached = this.memory.get(hash);
     if (cached !== undefined) {
-      return cached;
+      return cached.state;
     }
     let lookup = this.inFlight.get(hash);
     if (!lookup) {
@@ -79,7 +82,7 @@ export class ApiKeyResolver {
         ? (JSON.parse(shared) as ResolvedApiKey | null)
         : await this.transport.call(PATTERNS.identity.resolveApiKey, { payload: { hash }, principal: { kind: 'system' } });
     if (this.evictions === evictionsBefore) {
-      this.memory.set(hash, state, MEMORY_TTL_MS);
+      this.memory.set(hash, { state });
     }
     return state;
   }

@@ -34,12 +34,17 @@ export class AuthGuard implements CanActivate {
     }
     const http = context.switchToHttp();
     const request = http.getRequest<AuthenticatedRequest>();
-    const principal = await this.auth.authenticate(presentedCredentials(request), requirement);
+    // Both steps answer synchronously in the common case (cached key, tokens in the local lease).
+    const authenticated = this.auth.authenticate(presentedCredentials(request), requirement);
+    const principal = authenticated instanceof Promise ? await authenticated : authenticated;
     request.principal = principal;
-    const decision = await this.auth.rateLimit(principal);
-    if (decision) {
+    const limited = this.auth.rateLimit(principal);
+    const decision = limited instanceof Promise ? await limited : limited;
+    // RateLimit-* go with every 429 and with every answer once less than half the burst is left: a client nearing
+    // its limit can pace itself, and one far from it does not pay for three headers on each response.
+    if (decision && (!decision.allowed || decision.remaining * 2 < decision.limit)) {
       const reply = http.getResponse<FastifyReply>();
-      void reply.header('ratelimit-limit', decision.limit).header('ratelimit-remaining', decision.remaining).header('ratelimit-reset', decision.reset);
+      void reply.headers({ 'ratelimit-limit': decision.limit, 'ratelimit-remaining': decision.remaining, 'ratelimit-reset': decision.reset });
       if (!decision.allowed) {
         throw new AppError('RATE_LIMITED', 'Too many requests; slow down', decision.retryAfter);
       }

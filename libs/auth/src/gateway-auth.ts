@@ -1,4 +1,4 @@
-import { AppError, Principal } from '@game-wallet/contracts';
+import { AppError, Principal, ResolvedApiKey } from '@game-wallet/contracts';
 import { BroadcastSubscriber, RedisStreamsClient } from '@game-wallet/transport';
 import Redis from 'ioredis';
 import { ApiKeyResolver } from './api-key-resolver';
@@ -50,7 +50,7 @@ export class GatewayAuth {
    * SPEC §2/§3 order: 401 (no, unknown or bad credential) → 403 (inactive key, a JWT where an API key is required).
    * When both headers are sent, `x-api-key` alone decides.
    */
-  async authenticate(credentials: PresentedCredentials, requirement: AuthRequirement): Promise<Principal> {
+  authenticate(credentials: PresentedCredentials, requirement: AuthRequirement): Principal | Promise<Principal> {
     if (requirement.console) {
       const token = credentials.bearer || credentials.consoleCookie;
       if (!token) {
@@ -60,15 +60,8 @@ export class GatewayAuth {
       return { kind: 'operator', operatorId, sessionId };
     }
     if (credentials.apiKey !== undefined) {
-      const key = await this.apiKeys.resolve(credentials.apiKey);
-      if (!key) {
-        throw new AppError('INVALID_API_KEY', 'The API key is not valid');
-      }
-      if (!key.active) {
-        throw new AppError('API_KEY_INACTIVE', 'The API key is inactive');
-      }
-      this.apiKeys.recordUse(key.keyId);
-      return { kind: 'apiKey', applicationId: key.applicationId, keyId: key.keyId };
+      const key = this.apiKeys.resolve(credentials.apiKey);
+      return key instanceof Promise ? key.then((resolved) => this.keyPrincipal(resolved)) : this.keyPrincipal(key);
     }
     if (credentials.bearer !== undefined) {
       if (credentials.bearer === '') {
@@ -83,8 +76,19 @@ export class GatewayAuth {
     throw new AppError('UNAUTHENTICATED', 'An API key (x-api-key) or a bearer token is required');
   }
 
+  private keyPrincipal(key: ResolvedApiKey | null): Principal {
+    if (!key) {
+      throw new AppError('INVALID_API_KEY', 'The API key is not valid');
+    }
+    if (!key.active) {
+      throw new AppError('API_KEY_INACTIVE', 'The API key is inactive');
+    }
+    this.apiKeys.recordUse(key.keyId);
+    return { kind: 'apiKey', applicationId: key.applicationId, keyId: key.keyId };
+  }
+
   /** SPEC §7: per API key and per profile, counted in Redis across replicas. Operators are not limited here. */
-  rateLimit(principal: Principal): Promise<RateDecision> | undefined {
+  rateLimit(principal: Principal): RateDecision | Promise<RateDecision> | undefined {
     switch (principal.kind) {
       case 'apiKey':
         return this.limiter.take(`key:${principal.keyId}`, this.options.apiKeyLimit);

@@ -2,7 +2,6 @@
 export * from './api-key-resolver';
 export * from './auth.guard';
 export * from './authenticated.decorator';
-export * from './bounded-cache';
 export * from './credentials';
 export * from './gateway-auth';
 export * from './rate-limiter';

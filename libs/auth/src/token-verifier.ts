@@ -12,7 +12,7 @@ import {
 import { decodeJwt, verifyEs256 } from '@game-wallet/crypto';
 import { BroadcastSubscriber, RedisStreamsClient } from '@game-wallet/transport';
 import { KeyObject, createPublicKey } from 'node:crypto';
-import { BoundedCache } from './bounded-cache';
+import { LRUCache } from 'lru-cache';
 
 export interface VerifiedProfileToken {
   profileId: string;
@@ -55,7 +55,7 @@ export class TokenVerifier {
   private jwks: Jwks = { keys: [] };
   private readonly revokedProfiles = new Map<string, number>();
   private readonly revokedSessions = new Map<string, number>();
-  private readonly checked = new BoundedCache<CheckedToken>(50_000);
+  private readonly checked = new LRUCache<string, CheckedToken>({ max: 50_000, ttl: 10 * 60_000 });
   private keysLoaded = false;
   private revocationsLoaded = false;
   private lastKidRefresh = 0;
@@ -133,7 +133,7 @@ export class TokenVerifier {
     let checked = this.checked.get(token);
     if (checked === undefined || !this.keys.has(checked.kid)) {
       checked = this.checkSignature(token);
-      this.checked.set(token, checked, 10 * 60_000);
+      this.checked.set(token, checked);
     }
     const { claims } = checked;
     if (claims.aud !== audience || claims.iss !== this.issuer) {

@@ -9,7 +9,11 @@ export interface ErrorPayload {
   retryAfter?: number;
 }
 
-/** The one error type features throw: it carries its SPEC code, and its status follows from the code. */
+/**
+ * The one error type features throw: it carries its SPEC code, and its status follows from the code. It is an
+ * expected outcome (a 4xx, a 503), never logged with a stack, so none is captured: on a framework stack of dozens of
+ * frames that is most of the cost of answering an error.
+ */
 export class AppError extends Error {
   readonly status: number;
 
@@ -18,7 +22,10 @@ export class AppError extends Error {
     message: string,
     readonly retryAfter?: number,
   ) {
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'AppError';
     this.status = ERROR_STATUS[code];
   }

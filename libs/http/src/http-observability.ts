@@ -30,8 +30,7 @@ export function installHttpObservability(fastify: FastifyInstance, logger: Logge
     const route = request.routeOptions.url ?? 'unmatched';
     const status = String(reply.statusCode);
     const seconds = reply.elapsedTime / 1000;
-    metrics.httpRequests.inc({ method: request.method, route, status });
-    metrics.httpDuration.observe({ method: request.method, route, status }, seconds);
+    metrics.observeHttp(request.method, route, status, seconds);
     const level = QUIET_ROUTES.has(route) ? 'debug' : reply.statusCode >= 500 ? 'error' : 'info';
     if (logger.isLevelEnabled(level)) {
       logger[level](

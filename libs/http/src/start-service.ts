@@ -33,9 +33,9 @@ export async function startService(options: ServiceStartOptions): Promise<{ clos
     redisUrl: options.redisUrl,
     keyPrefix: options.keyPrefix,
     onHandled: (pattern, outcome, seconds) => {
-      metrics.transportHandled.inc({ pattern, outcome });
+      metrics.countHandled(pattern, outcome);
       if (outcome === 'ok' || outcome === 'error') {
-        metrics.transportDuration.observe({ pattern, outcome }, seconds);
+        metrics.observeTransport(pattern, outcome, seconds);
       }
     },
   });

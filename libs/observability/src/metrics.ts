@@ -40,6 +40,47 @@ export class AppMetrics {
     });
   }
 
+  private readonly httpChildren = new Map<string, { count: Counter.Internal; duration: Histogram.Internal<string> }>();
+  private readonly transportChildren = new Map<string, Histogram.Internal<string>>();
+  private readonly handledChildren = new Map<string, Counter.Internal>();
+
+  /**
+   * One HTTP request answered. Label children are looked up once per (method, route, status) and kept: prom-client
+   * would otherwise hash the labels on every request.
+   */
+  observeHttp(method: string, route: string, status: string, seconds: number): void {
+    const key = `${method} ${route} ${status}`;
+    let child = this.httpChildren.get(key);
+    if (!child) {
+      child = { count: this.httpRequests.labels(method, route, status), duration: this.httpDuration.labels(method, route, status) };
+      this.httpChildren.set(key, child);
+    }
+    child.count.inc();
+    child.duration.observe(seconds);
+  }
+
+  /** One transport round trip as seen by the caller. */
+  observeTransport(pattern: string, outcome: string, seconds: number): void {
+    const key = `${pattern} ${outcome}`;
+    let child = this.transportChildren.get(key);
+    if (!child) {
+      child = this.transportDuration.labels(pattern, outcome);
+      this.transportChildren.set(key, child);
+    }
+    child.observe(seconds);
+  }
+
+  /** One transport message taken by a service. */
+  countHandled(pattern: string, outcome: string): void {
+    const key = `${pattern} ${outcome}`;
+    let child = this.handledChildren.get(key);
+    if (!child) {
+      child = this.transportHandled.labels(pattern, outcome);
+      this.handledChildren.set(key, child);
+    }
+    child.inc();
+  }
+
   /** Registers gauges for a pg pool (total, idle and waiting clients). */
   observePool(name: string, pool: { totalCount: number; idleCount: number; waitingCount: number }): void {
     const gauge = (metric: string, help: string, read: () => number): void => {

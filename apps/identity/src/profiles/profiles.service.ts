@@ -4,6 +4,7 @@ import { isUuid, newId } from '@game-wallet/database';
 import { RevocationsService } from '../tokens/revocations.service';
 import { TokenIssuer } from '../tokens/token-issuer';
 import { ProfileEntity } from './entities/profile.entity';
+import { LRUCache } from 'lru-cache';
 import { ProfilesRepository } from './profiles.repository';
 
 export function toProfileView(profile: ProfileEntity): ProfileView {
@@ -13,6 +14,9 @@ export function toProfileView(profile: ProfileEntity): ProfileView {
 /** Profiles and their tokens. Every read is scoped by the caller: its game, and for a profile token, itself. */
 @Injectable()
 export class ProfilesService {
+  /** Profiles never change once made (nor move game), so a read can be served from memory: token issuing needs no query. */
+  private readonly known = new LRUCache<string, ProfileEntity>({ max: 100_000 });
+
   constructor(
     private readonly profiles: ProfilesRepository,
     private readonly issuer: TokenIssuer,
@@ -26,10 +30,11 @@ export class ProfilesService {
 
   /** 404 when no such profile, then 403 when it is another game's, or (for a profile token) another profile. */
   async getFor(profileId: string, principal: Extract<Principal, { kind: 'apiKey' | 'profile' }>): Promise<ProfileEntity> {
-    const profile = isUuid(profileId) ? await this.profiles.findById(profileId) : null;
+    const profile = this.known.get(profileId) ?? (isUuid(profileId) ? await this.profiles.findById(profileId) : null);
     if (!profile) {
       throw new AppError('PROFILE_NOT_FOUND', 'No profile with this id');
     }
+    this.known.set(profile.id, profile);
     if (profile.applicationId !== principal.applicationId || (principal.kind === 'profile' && principal.profileId !== profile.id)) {
       throw new AppError('FORBIDDEN', 'This profile belongs to another game or profile');
     }

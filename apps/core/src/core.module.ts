@@ -7,8 +7,10 @@ import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { CoreConfig } from './config';
 import { coreDataSourceOptions } from './database/data-source-options';
+import { PlayersModule } from './players/players.module';
+import { ServiceClientModule } from './service-client.module';
 
-/** The core service: transport handlers, plus health and metrics on its internal HTTP port. */
+/** The core service: players, and their profile and wallet made through identity and the wallet service. */
 @Module({})
 export class CoreModule {
   static forRoot(config: CoreConfig, runtime: AppRuntime): DynamicModule {
@@ -21,6 +23,8 @@ export class CoreModule {
           inject: [DataSource, APP_REDIS],
           useFactory: (dataSource: DataSource, redis: Redis) => [postgresProbe((sql) => dataSource.query(sql)), redisProbe(redis)],
         }),
+        ServiceClientModule.forRoot({ redisUrl: config.redisUrl, keyPrefix: config.keyPrefix }),
+        PlayersModule,
       ],
       controllers: [MetricsController, pingControllerFor('core')],
     };

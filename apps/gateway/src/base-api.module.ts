@@ -9,6 +9,7 @@ import { ConsoleSessionController } from './console/console-session.controller';
 import { ServicesHealthController } from './health/services-health.controller';
 import { JwksController } from './jwks/jwks.controller';
 import { ProfilesController } from './profiles/profiles.controller';
+import { WalletsController } from './wallets/wallets.controller';
 
 /** Routes of `base_url`: health, JWKS, profiles, the console API (and wallets). */
 @Module({})
@@ -24,7 +25,7 @@ export class BaseApiModule {
           useFactory: (pool: Pool, redis: Redis) => [postgresProbe((sql) => pool.query(sql)), redisProbe(redis)],
         }),
       ],
-      controllers: [ServicesHealthController, JwksController, ProfilesController, ConsoleSessionController, ConsoleGamesController],
+      controllers: [ServicesHealthController, JwksController, ProfilesController, ConsoleSessionController, ConsoleGamesController, WalletsController],
     };
   }
 }

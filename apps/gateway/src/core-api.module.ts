@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppRuntime, RuntimeModule } from '@game-wallet/http';
 import { GatewayRuntimeModule, GatewayShared } from './gateway-runtime.module';
+import { PlayersController } from './players/players.controller';
 
 /** Routes of `core_url`: players. */
 @Module({})
@@ -9,6 +10,7 @@ export class CoreApiModule {
     return {
       module: CoreApiModule,
       imports: [RuntimeModule.forRoot(runtime, { closeRedis: false }), GatewayRuntimeModule.forRoot(shared)],
+      controllers: [PlayersController],
     };
   }
 }

@@ -1,8 +1,73 @@
-import { Env, ServiceConfig, loadServiceConfig } from '@game-wallet/config';
+import { Env, ServiceConfig, loadServiceConfig, optionalStringVar } from '@game-wallet/config';
 
-export type WalletConfig = ServiceConfig;
+export interface WalletConfig extends ServiceConfig {
+  /** id → 32-byte master key; every key that still wraps a wallet must be here. */
+  masterKeys: Map<string, Buffer>;
+  /** The key new wallets (and `rewrap`) use; undefined only in development (a key is generated). */
+  masterKeyId?: string;
+}
+
+const KEY_ID = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/**
+ * `WALLET_MASTER_KEYS`: a JSON object `{"id": "<base64 32 bytes>"}` or a list `id=<base64>,id2=<base64>`.
+ * Returns the keys, or a message describing what is wrong (never the key material).
+ */
+export function parseMasterKeys(value: string | undefined): Map<string, Buffer> | string {
+  const keys = new Map<string, Buffer>();
+  if (value === undefined) {
+    return keys;
+  }
+  let entries: [string, unknown][];
+  try {
+    entries = value.trim().startsWith('{')
+      ? Object.entries(JSON.parse(value) as Record<string, unknown>)
+      : value.split(',').map((pair) => {
+          const at = pair.indexOf('=');
+          return [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
+        });
+  } catch {
+    return 'must be a JSON object {"id": "base64 key"} or id=base64 pairs separated by commas';
+  }
+  for (const [id, encoded] of entries) {
+    if (!KEY_ID.test(id)) {
+      return 'has a key id that is not 1-64 letters, digits or _.-';
+    }
+    const key = typeof encoded === 'string' ? Buffer.from(encoded, 'base64') : Buffer.alloc(0);
+    if (key.length !== 32) {
+      return `key "${id}" must be 32 bytes, base64-encoded`;
+    }
+    keys.set(id, key);
+  }
+  return keys;
+}
 
 /** The wallet service's configuration, validated once at start. */
 export function loadWalletConfig(env: Env): WalletConfig {
-  return loadServiceConfig(env, { portVariable: 'WALLET_PORT', defaultPort: 3102, databaseVariable: 'WALLET_DATABASE_URL' });
+  const config = loadServiceConfig(env, {
+    portVariable: 'WALLET_PORT',
+    defaultPort: 3102,
+    databaseVariable: 'WALLET_DATABASE_URL',
+    extra: {
+      WALLET_MASTER_KEYS: optionalStringVar().superRefine((value, context) => {
+        const parsed = parseMasterKeys(value);
+        if (typeof parsed === 'string') {
+          context.addIssue({ code: 'custom', message: parsed });
+        }
+      }),
+      WALLET_MASTER_KEY_ID: optionalStringVar().refine(
+        (value) => value === undefined || (KEY_ID.test(value) && parseMasterKeyIds(env.WALLET_MASTER_KEYS).includes(value)),
+        'must name one of the keys in WALLET_MASTER_KEYS',
+      ),
+    },
+    requiredInProduction: ['WALLET_MASTER_KEYS', 'WALLET_MASTER_KEY_ID'],
+  });
+  const { extra, ...common } = config;
+  const masterKeys = parseMasterKeys(extra.WALLET_MASTER_KEYS) as Map<string, Buffer>;
+  return { ...common, masterKeys, masterKeyId: extra.WALLET_MASTER_KEY_ID ?? (masterKeys.size === 1 ? [...masterKeys.keys()][0] : undefined) };
+}
+
+function parseMasterKeyIds(value: string | undefined): string[] {
+  const parsed = parseMasterKeys(value);
+  return typeof parsed === 'string' ? [] : [...parsed.keys()];
 }

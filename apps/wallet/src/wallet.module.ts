@@ -7,8 +7,10 @@ import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { WalletConfig } from './config';
 import { walletDataSourceOptions } from './database/data-source-options';
+import { MasterKeysModule } from './keys/master-keys.module';
+import { WalletsModule } from './wallets/wallets.module';
 
-/** The wallet service: transport handlers, plus health and metrics on its internal HTTP port. */
+/** The wallet service: wallet keys (generation, envelope encryption), reads and signatures. */
 @Module({})
 export class WalletModule {
   static forRoot(config: WalletConfig, runtime: AppRuntime): DynamicModule {
@@ -21,6 +23,8 @@ export class WalletModule {
           inject: [DataSource, APP_REDIS],
           useFactory: (dataSource: DataSource, redis: Redis) => [postgresProbe((sql) => dataSource.query(sql)), redisProbe(redis)],
         }),
+        MasterKeysModule.forRoot(config),
+        WalletsModule,
       ],
       controllers: [MetricsController, pingControllerFor('wallet')],
     };

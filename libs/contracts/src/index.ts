@@ -7,3 +7,4 @@ export * from './patterns';
 export * from './principal';
 export * from './services';
 export * from './paging';
+export * from './wallet';

@@ -13,6 +13,7 @@ import {
   RevocationList,
 } from './identity';
 import { ServiceName } from './services';
+import { ChainName, PlayerView, SignatureView, WalletAddresses, WalletView } from './wallet';
 
 /**
  * Every message pattern on the transport, by service. A pattern is `<service>.<action>`, so the stream a request goes to
@@ -42,9 +43,17 @@ export const PATTERNS = {
   },
   wallet: {
     ping: 'wallet.ping',
+    createOrGetWallet: 'wallet.wallets.createOrGet',
+    getWallet: 'wallet.wallets.get',
+    sign: 'wallet.wallets.sign',
+    addresses: 'wallet.wallets.addresses',
+    listSignatures: 'wallet.signatures.list',
   },
   core: {
     ping: 'core.ping',
+    createPlayer: 'core.players.create',
+    getPlayer: 'core.players.get',
+    listPlayers: 'core.players.list',
   },
 } as const satisfies Record<ServiceName, Record<string, string>>;
 
@@ -79,7 +88,19 @@ export interface PatternContract {
   'identity.console.signOut': { request: Record<string, never>; response: { signedOut: true } };
   'identity.audit.list': { request: PageRequest & { gameId: string }; response: Page<AuditEntryView> };
   'wallet.ping': { request: Record<string, never>; response: PingResponse };
+  'wallet.wallets.createOrGet': { request: { profileId: string }; response: { walletId: string; created: boolean } };
+  'wallet.wallets.get': { request: { walletId: string }; response: WalletView };
+  /** `message` is the decoded message, base64 on the wire. */
+  'wallet.wallets.sign': { request: { walletId: string; chain: ChainName; message: string }; response: SignatureView };
+  'wallet.wallets.addresses': { request: { gameId: string; walletIds: string[] }; response: Record<string, WalletAddresses> };
+  'wallet.signatures.list': { request: PageRequest & { gameId: string }; response: Page<AuditEntryView> };
   'core.ping': { request: Record<string, never>; response: PingResponse };
+  'core.players.create': {
+    request: { uniqueId: string; image: string | null; userData: Record<string, unknown> };
+    response: { player: PlayerView; created: boolean };
+  };
+  'core.players.get': { request: { playerId: string }; response: PlayerView };
+  'core.players.list': { request: PageRequest & { gameId: string; uniqueId?: string }; response: Page<PlayerView> };
 }
 
 export type RequestOf<P extends Pattern> = PatternContract[P]['request'];

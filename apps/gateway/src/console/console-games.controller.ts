@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import { Authenticated, CurrentPrincipal } from '@game-wallet/auth';
-import { ApiKeyView, AuditEntryView, CreatedApiKeyView, GameView, PATTERNS, Page, Principal } from '@game-wallet/contracts';
+import { ApiKeyView, AuditEntryView, ConsolePlayerView, CreatedApiKeyView, GameView, PATTERNS, Page, Principal, encodeCursor } from '@game-wallet/contracts';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ServiceCalls } from '../services/service-calls';
@@ -10,7 +10,18 @@ const createGameBody = z.object({ name: nameField }).strict();
 const createKeyBody = z.object({ name: nameField.optional() }).strict();
 const updateKeyBody = z.object({ active: z.boolean({ error: 'must be true or false' }) }).strict();
 
-/** The console JSON API for games, their API keys and their audit trail (SPEC §5). */
+/**
+ * Pages of time-ordered (UUIDv7) items from several sources, each already newest first and cut after the same
+ * cursor: the newest `limit` of them all, and a cursor after the last one when any source has more.
+ */
+export function mergeNewestFirst<T extends { id: string }>(pages: Page<T>[], limit: number): Page<T> {
+  const all = pages.flatMap((page) => page.items).sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  const items = all.slice(0, limit);
+  const more = all.length > limit || pages.some((page) => page.nextCursor !== null);
+  return { items, nextCursor: more && items.length > 0 ? encodeCursor(items[items.length - 1].id) : null };
+}
+
+/** The console JSON API for games, their API keys, players and audit trail (SPEC §5). */
 @Controller('v1/console/games')
 @Authenticated({ console: true })
 export class ConsoleGamesController {
@@ -58,8 +69,31 @@ export class ConsoleGamesController {
     await this.services.call(PATTERNS.identity.deleteApiKey, { gameId, keyId }, principal, request);
   }
 
+  /** The game's audit trail, newest first: identity's events and the wallet service's signatures, merged by time. */
   @Get(':gameId/audit')
-  audit(@Param('gameId') gameId: string, @Query() query: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<Page<AuditEntryView>> {
-    return this.services.call(PATTERNS.identity.listAudit, { gameId, ...parsePageQuery(query) }, principal, request);
+  async audit(@Param('gameId') gameId: string, @Query() query: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<Page<AuditEntryView>> {
+    const page = parsePageQuery(query);
+    const identity = await this.services.call(PATTERNS.identity.listAudit, { gameId, ...page }, principal, request);
+    const wallet = await this.services.call(PATTERNS.wallet.listSignatures, { gameId, ...page }, principal, request);
+    return mergeNewestFirst([identity, wallet], page.limit);
+  }
+
+  /** The game's players (exact `uniqueId` filter, paged), each with its wallet's addresses. */
+  @Get(':gameId/players')
+  async players(
+    @Param('gameId') gameId: string,
+    @Query() query: Record<string, unknown>,
+    @CurrentPrincipal() principal: Principal,
+    @Req() request: FastifyRequest,
+  ): Promise<Page<ConsolePlayerView>> {
+    const page = parsePageQuery(query);
+    const uniqueId = typeof query.uniqueId === 'string' && query.uniqueId !== '' ? query.uniqueId : undefined;
+    const game = await this.services.call(PATTERNS.identity.getGame, { gameId }, principal, request);
+    const players = await this.services.call(PATTERNS.core.listPlayers, { gameId: game.id, uniqueId, ...page }, principal, request);
+    const addresses =
+      players.items.length === 0
+        ? {}
+        : await this.services.call(PATTERNS.wallet.addresses, { gameId: game.id, walletIds: players.items.map((player) => player.walletId) }, principal, request);
+    return { items: players.items.map((player) => ({ ...player, addresses: addresses[player.walletId] ?? null })), nextCursor: players.nextCursor };
   }
 }

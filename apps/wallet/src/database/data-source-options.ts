@@ -1,5 +1,6 @@
 import { serviceDataSourceOptions } from '@game-wallet/database';
 import { DataSourceOptions } from 'typeorm';
+import { WALLET_ENTITIES } from './entities';
 import { WALLET_MIGRATIONS } from './migrations';
 
 export const WALLET_SCHEMA = 'wallet';
@@ -7,7 +8,7 @@ export const WALLET_SCHEMA = 'wallet';
 /** TypeORM options of the `wallet` schema, used by the app and by the TypeORM CLI (`data-source.ts`). */
 export function walletDataSourceOptions(databaseUrl: string): DataSourceOptions & { schema: string } {
   return {
-    ...serviceDataSourceOptions({ url: databaseUrl, schema: WALLET_SCHEMA, entities: [], migrations: WALLET_MIGRATIONS }),
+    ...serviceDataSourceOptions({ url: databaseUrl, schema: WALLET_SCHEMA, entities: WALLET_ENTITIES, migrations: WALLET_MIGRATIONS }),
     schema: WALLET_SCHEMA,
   };
 }

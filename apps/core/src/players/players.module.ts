@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { PlayerEntity } from './entities/player.entity';
+import { PlayersController } from './players.controller';
+import { PlayersRepository } from './players.repository';
+import { PlayersService } from './players.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([PlayerEntity])],
+  controllers: [PlayersController],
+  providers: [PlayersRepository, PlayersService],
+})
+export class PlayersModule {}

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { PlayerEntity } from './entities/player.entity';
+
+@Injectable()
+export class PlayersRepository {
+  constructor(@InjectRepository(PlayerEntity) private readonly players: Repository<PlayerEntity>) {}
+
+  /** Inserts the pending player unless the game already has one with this uniqueId; returns the stored row. */
+  async insertOrGet(player: PlayerEntity): Promise<{ player: PlayerEntity; inserted: boolean }> {
+    const result = await this.players.createQueryBuilder().insert().into(PlayerEntity).values(player as QueryDeepPartialEntity<PlayerEntity>).orIgnore().returning(['id']).execute();
+    if (result.raw.length > 0) {
+      return { player, inserted: true };
+    }
+    return { player: await this.players.findOneByOrFail({ applicationId: player.applicationId, uniqueId: player.uniqueId }), inserted: false };
+  }
+
+  async setProfile(player: PlayerEntity, profileId: string): Promise<void> {
+    await this.players.update({ id: player.id, applicationId: player.applicationId }, { profileId });
+  }
+
+  /** Marks the player ready with its wallet; a concurrent completion writing the same values is harmless. */
+  async complete(player: PlayerEntity, walletId: string, at: Date): Promise<void> {
+    await this.players.update({ id: player.id, applicationId: player.applicationId }, { walletId, status: 'ready', updatedAt: at });
+  }
+
+  findReady(id: string): Promise<PlayerEntity | null> {
+    return this.players.findOneBy({ id, status: 'ready' });
+  }
+
+  /** A game's ready players, newest first; `uniqueId` filters to an exact match. */
+  listReady(applicationId: string, limit: number, beforeId?: string, uniqueId?: string): Promise<PlayerEntity[]> {
+    const query = this.players
+      .createQueryBuilder('p')
+      .where('p.application_id = :applicationId AND p.status = :ready', { applicationId, ready: 'ready' })
+      .orderBy('p.id', 'DESC')
+      .take(limit);
+    if (beforeId !== undefined) {
+      query.andWhere('p.id < :beforeId', { beforeId });
+    }
+    if (uniqueId !== undefined) {
+      query.andWhere('p.unique_id = :uniqueId', { uniqueId });
+    }
+    return query.getMany();
+  }
+}

@@ -1,0 +1,93 @@
+import { Injectable } from '@nestjs/common';
+import { AppError, PATTERNS, Page, PlayerView, Principal, decodeCursor, encodeCursor } from '@game-wallet/contracts';
+import { isUuid, newId } from '@game-wallet/database';
+import { RedisStreamsClient } from '@game-wallet/transport';
+import { PlayerEntity } from './entities/player.entity';
+import { PlayersRepository } from './players.repository';
+
+type ApiKeyCaller = Extract<Principal, { kind: 'apiKey' }>;
+
+export function toPlayerView(player: PlayerEntity): PlayerView {
+  return {
+    id: player.id,
+    applicationId: player.applicationId,
+    uniqueId: player.uniqueId,
+    image: player.image,
+    userData: player.userData,
+    profileId: player.profileId as string,
+    walletId: player.walletId as string,
+    createdAt: player.createdAt.toISOString(),
+    updatedAt: player.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * Player creation, idempotent by (game, uniqueId), in three steps that can each be repeated: (1) the pending player
+ * row, (2) its profile — identity's create-or-get keyed by the player's id, (3) its wallet — the wallet service's
+ * create-or-get keyed by the profile. A request that finds a pending player (a concurrent one, or one left by a
+ * crash) runs the remaining steps itself; every step returns what the first run made, so nothing is made twice and
+ * every answer carries the same ids.
+ */
+@Injectable()
+export class PlayersService {
+  constructor(
+    private readonly players: PlayersRepository,
+    private readonly transport: RedisStreamsClient,
+  ) {}
+
+  async create(
+    input: { uniqueId: string; image: string | null; userData: Record<string, unknown> },
+    caller: ApiKeyCaller,
+    requestId: string,
+  ): Promise<{ player: PlayerView; created: boolean }> {
+    const now = new Date();
+    const { player, inserted } = await this.players.insertOrGet({
+      id: newId(),
+      applicationId: caller.applicationId,
+      uniqueId: input.uniqueId,
+      image: input.image,
+      userData: input.userData,
+      profileId: null,
+      walletId: null,
+      status: 'pending',
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (player.status !== 'ready') {
+      await this.complete(player, caller, requestId);
+    }
+    return { player: toPlayerView(player), created: inserted };
+  }
+
+  private async complete(player: PlayerEntity, caller: ApiKeyCaller, requestId: string): Promise<void> {
+    if (player.profileId === null) {
+      const profile = await this.transport.call(PATTERNS.identity.createOrGetProfile, { payload: { externalKey: `player:${player.id}` }, principal: caller }, { requestId });
+      await this.players.setProfile(player, profile.id);
+      player.profileId = profile.id;
+    }
+    const wallet = await this.transport.call(PATTERNS.wallet.createOrGetWallet, { payload: { profileId: player.profileId }, principal: caller }, { requestId });
+    const at = new Date();
+    await this.players.complete(player, wallet.walletId, at);
+    player.walletId = wallet.walletId;
+    player.status = 'ready';
+    player.updatedAt = at;
+  }
+
+  /** 404 `PLAYER_NOT_FOUND` (pending players included), then 403 for another game's player. */
+  async get(playerId: string, caller: ApiKeyCaller): Promise<PlayerView> {
+    const player = isUuid(playerId) ? await this.players.findReady(playerId) : null;
+    if (!player) {
+      throw new AppError('PLAYER_NOT_FOUND', 'No player with this id');
+    }
+    if (player.applicationId !== caller.applicationId) {
+      throw new AppError('FORBIDDEN', 'This player belongs to another game');
+    }
+    return toPlayerView(player);
+  }
+
+  async list(gameId: string, limit: number, cursor?: string, uniqueId?: string): Promise<Page<PlayerView>> {
+    const rows = await this.players.listReady(gameId, limit + 1, decodeCursor(cursor), uniqueId);
+    const items = rows.slice(0, limit).map(toPlayerView);
+    return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1].id) : null };
+  }
+}

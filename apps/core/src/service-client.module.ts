@@ -1,0 +1,30 @@
+import { DynamicModule, Global, Inject, Module, OnModuleDestroy } from '@nestjs/common';
+import { RedisStreamsClient } from '@game-wallet/transport';
+
+/** The core service's own transport client: it asks identity for profiles and the wallet service for wallets. */
+@Global()
+@Module({})
+export class ServiceClientModule implements OnModuleDestroy {
+  constructor(@Inject(RedisStreamsClient) private readonly client: RedisStreamsClient) {}
+
+  static forRoot(options: { redisUrl: string; keyPrefix: string }): DynamicModule {
+    return {
+      module: ServiceClientModule,
+      providers: [
+        {
+          provide: RedisStreamsClient,
+          useFactory: async () => {
+            const client = new RedisStreamsClient({ redisUrl: options.redisUrl, keyPrefix: options.keyPrefix });
+            await client.connect();
+            return client;
+          },
+        },
+      ],
+      exports: [RedisStreamsClient],
+    };
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.client.close();
+  }
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { parseBody } from '../validation';
+
+const MAX_USER_DATA_BYTES = 16 * 1024;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+const httpUrl = z
+  .string()
+  .max(2048, 'must be at most 2048 characters')
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === 'http:' || url.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http or https URL');
+
+const createPlayerBody = z
+  .object({
+    uniqueId: z
+      .string({ error: 'is required and must be a string' })
+      .refine((value) => [...value].length >= 1 && [...value].length <= 128, 'must be 1 to 128 characters')
+      .refine((value) => !CONTROL.test(value), 'must not contain control characters'),
+    image: httpUrl.nullable().optional(),
+    userData: z
+      .record(z.string(), z.unknown(), { error: 'must be a JSON object' })
+      .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= MAX_USER_DATA_BYTES, 'must be at most 16 KiB as JSON')
+      .optional(),
+  })
+  .strict();
+
+/** SPEC §4.4: uniqueId (1–128 characters, no control characters), image (http/https URL or null), userData (object ≤ 16 KiB). */
+export function parseCreatePlayer(raw: unknown): { uniqueId: string; image: string | null; userData: Record<string, unknown> } {
+  const body = parseBody(createPlayerBody, raw);
+  return { uniqueId: body.uniqueId, image: body.image ?? null, userData: body.userData ?? {} };
+}

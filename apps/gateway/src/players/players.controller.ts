@@ -1,0 +1,31 @@
+import { Body, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { Authenticated, CurrentPrincipal } from '@game-wallet/auth';
+import { PATTERNS, PlayerView, Principal } from '@game-wallet/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceCalls } from '../services/service-calls';
+import { parseCreatePlayer } from './player-input';
+
+/** Routes of `core_url` (SPEC §4.4, §4.5): players, with an API key only. */
+@Controller('v1/player')
+@Authenticated({ apiKey: true })
+export class PlayersController {
+  constructor(private readonly services: ServiceCalls) {}
+
+  /** 201 with the new player; 200 with the existing one when the game already has this uniqueId. */
+  @Post('create')
+  async create(
+    @Body() body: unknown,
+    @CurrentPrincipal() principal: Principal,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<PlayerView> {
+    const { player, created } = await this.services.call(PATTERNS.core.createPlayer, parseCreatePlayer(body), principal, request);
+    void reply.status(created ? 201 : 200);
+    return player;
+  }
+
+  @Get(':id')
+  get(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<PlayerView> {
+    return this.services.call(PATTERNS.core.getPlayer, { playerId: id }, principal, request);
+  }
+}

@@ -1,0 +1,37 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Authenticated, CurrentPrincipal } from '@game-wallet/auth';
+import { PATTERNS, Principal, ProfileView, SignatureView, WalletView } from '@game-wallet/contracts';
+import type { FastifyRequest } from 'fastify';
+import { ServiceCalls } from '../services/service-calls';
+import { parseSignBody, parseWalletQuery } from './wallet-input';
+
+@Controller('v1/wallet')
+@Authenticated({ apiKey: true, profile: true })
+export class WalletsController {
+  constructor(private readonly services: ServiceCalls) {}
+
+  /** SPEC §4.2: the wallet, optionally with its profile and only one chain's address. */
+  @Get(':walletId')
+  async get(
+    @Param('walletId') walletId: string,
+    @Query() query: Record<string, unknown>,
+    @CurrentPrincipal() principal: Principal,
+    @Req() request: FastifyRequest,
+  ): Promise<WalletView & { profile?: ProfileView }> {
+    const { includeProfile, chain } = parseWalletQuery(query);
+    const wallet = await this.services.call(PATTERNS.wallet.getWallet, { walletId }, principal, request);
+    const view: WalletView & { profile?: ProfileView } = chain ? { ...wallet, addresses: { [chain]: wallet.addresses[chain] } } : wallet;
+    if (includeProfile) {
+      view.profile = await this.services.call(PATTERNS.identity.getProfile, { profileId: wallet.profileId }, principal, request);
+    }
+    return view;
+  }
+
+  /** SPEC §4.5: a signature by the wallet's key on one chain. */
+  @Post(':walletId/sign')
+  @HttpCode(200)
+  sign(@Param('walletId') walletId: string, @Body() body: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<SignatureView> {
+    const { chain, message } = parseSignBody(body);
+    return this.services.call(PATTERNS.wallet.sign, { walletId, chain, message: message.toString('base64') }, principal, request);
+  }
+}

@@ -1,0 +1,5 @@
+import { SignatureEventEntity } from '../signatures/entities/signature-event.entity';
+import { WalletEntity } from '../wallets/entities/wallet.entity';
+
+/** Every entity of the `wallet` schema. */
+export const WALLET_ENTITIES = [WalletEntity, SignatureEventEntity];

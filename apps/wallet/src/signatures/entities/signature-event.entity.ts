@@ -1,0 +1,27 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** One signature made: which wallet, chain, SHA-256 of the message, and the credential used. No message, no key. */
+@Entity({ name: 'signature_events' })
+export class SignatureEventEntity {
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @Column({ name: 'application_id', type: 'uuid' })
+  applicationId!: string;
+
+  @Column({ name: 'wallet_id', type: 'uuid' })
+  walletId!: string;
+
+  @Column({ type: 'varchar', length: 8 })
+  chain!: string;
+
+  @Column({ name: 'message_sha256', type: 'char', length: 64 })
+  messageSha256!: string;
+
+  /** `api-key:<id>` or `profile:<id>` */
+  @Column({ type: 'varchar', length: 80 })
+  credential!: string;
+
+  @Column({ type: 'timestamptz' })
+  at!: Date;
+}

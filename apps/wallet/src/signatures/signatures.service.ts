@@ -1,0 +1,22 @@
+import { Injectable } from '@nestjs/common';
+import { AuditEntryView, Page, decodeCursor, encodeCursor } from '@game-wallet/contracts';
+import { SignaturesRepository } from './signatures.repository';
+
+/** The signature audit trail of a game, in the console's audit shape (merged there with identity's). */
+@Injectable()
+export class SignaturesService {
+  constructor(private readonly signatures: SignaturesRepository) {}
+
+  async list(applicationId: string, limit: number, cursor?: string): Promise<Page<AuditEntryView>> {
+    const rows = await this.signatures.listForGame(applicationId, limit + 1, decodeCursor(cursor));
+    const items = rows.slice(0, limit).map((row) => ({
+      id: row.id,
+      at: row.at.toISOString(),
+      actor: row.credential,
+      action: 'wallet.signed',
+      target: `wallet:${row.walletId}`,
+      details: { chain: row.chain, messageSha256: row.messageSha256 },
+    }));
+    return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1].id) : null };
+  }
+}

@@ -1,0 +1,24 @@
+import { AppError, Principal } from '@game-wallet/contracts';
+import { isUuid } from '@game-wallet/database';
+import { WalletEntity } from './entities/wallet.entity';
+
+export type GameCaller = Extract<Principal, { kind: 'apiKey' | 'profile' }>;
+
+/** An API key of the game or a profile token; anything else is refused. */
+export function requireGameCaller(principal: Principal): GameCaller {
+  if (principal.kind !== 'apiKey' && principal.kind !== 'profile') {
+    throw new AppError('FORBIDDEN', 'This operation needs an API key or a profile token');
+  }
+  return principal;
+}
+
+/** 404 when there is no such wallet (a malformed id included), then 403 for another game's or another profile's. */
+export function checkWalletAccess(walletId: string, wallet: WalletEntity | null, caller: GameCaller): WalletEntity {
+  if (!wallet || !isUuid(walletId)) {
+    throw new AppError('WALLET_NOT_FOUND', 'No wallet with this id');
+  }
+  if (wallet.applicationId !== caller.applicationId || (caller.kind === 'profile' && caller.profileId !== wallet.profileId)) {
+    throw new AppError('FORBIDDEN', 'This wallet belongs to another game or profile');
+  }
+  return wallet;
+}

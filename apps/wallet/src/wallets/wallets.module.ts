@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { KeyGenerator } from '../keys/key-generator';
+import { SignatureEventEntity } from '../signatures/entities/signature-event.entity';
+import { SignaturesRepository } from '../signatures/signatures.repository';
+import { SignaturesService } from '../signatures/signatures.service';
+import { SigningService } from '../signatures/signing.service';
+import { WalletEntity } from './entities/wallet.entity';
+import { WalletsController } from './wallets.controller';
+import { WalletsRepository } from './wallets.repository';
+import { WalletsService } from './wallets.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([WalletEntity, SignatureEventEntity])],
+  controllers: [WalletsController],
+  providers: [WalletsRepository, WalletsService, KeyGenerator, SigningService, SignaturesRepository, SignaturesService],
+  exports: [WalletsRepository],
+})
+export class WalletsModule {}

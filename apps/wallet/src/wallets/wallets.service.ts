@@ -1,0 +1,80 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppError, WalletAddresses, WalletView } from '@game-wallet/contracts';
+import { isUuid, newId } from '@game-wallet/database';
+import { sealEntropy } from '../keys/envelope';
+import { KeyGenerator } from '../keys/key-generator';
+import { MASTER_KEYS, MasterKeys } from '../keys/master-keys';
+import { WalletEntity } from './entities/wallet.entity';
+import { GameCaller, checkWalletAccess } from './wallet-access';
+import { WalletsRepository } from './wallets.repository';
+
+export function addressesOf(wallet: WalletEntity): WalletAddresses {
+  return { evm: wallet.addressEvm, sol: wallet.addressSol, sui: wallet.addressSui };
+}
+
+export function toWalletView(wallet: WalletEntity): WalletView {
+  return {
+    id: wallet.id,
+    applicationId: wallet.applicationId,
+    profileId: wallet.profileId,
+    createdAt: wallet.createdAt.toISOString(),
+    lastUsedAt: wallet.lastUsedAt.toISOString(),
+    addresses: addressesOf(wallet),
+  };
+}
+
+/** Wallets: one per profile, made once (keys generated off the event loop), read scoped by the caller. */
+@Injectable()
+export class WalletsService {
+  constructor(
+    private readonly wallets: WalletsRepository,
+    private readonly generator: KeyGenerator,
+    @Inject(MASTER_KEYS) private readonly masterKeys: MasterKeys,
+  ) {}
+
+  /** The profile's wallet, made on first call; safe to call any number of times, concurrently included. */
+  async createOrGet(applicationId: string, profileId: string): Promise<{ walletId: string; created: boolean }> {
+    if (!isUuid(profileId)) {
+      throw new AppError('PROFILE_NOT_FOUND', 'No profile with this id');
+    }
+    const existing = await this.wallets.findForProfile(applicationId, profileId);
+    if (existing) {
+      return { walletId: existing.id, created: false };
+    }
+    const { entropy, addresses } = await this.generator.generate();
+    const id = newId();
+    const now = new Date();
+    try {
+      const sealed = sealEntropy(id, entropy, this.masterKeys.currentId, this.masterKeys.keys.get(this.masterKeys.currentId) as Buffer);
+      const wallet: WalletEntity = {
+        id,
+        applicationId,
+        profileId,
+        addressEvm: addresses.evm,
+        addressSol: addresses.sol,
+        addressSui: addresses.sui,
+        createdAt: now,
+        lastUsedAt: now,
+        ...sealed,
+      };
+      if (await this.wallets.insertIfAbsent(wallet)) {
+        return { walletId: id, created: true };
+      }
+    } finally {
+      entropy.fill(0);
+    }
+    const winner = await this.wallets.findForProfile(applicationId, profileId);
+    return { walletId: (winner as WalletEntity).id, created: false };
+  }
+
+  async get(walletId: string, caller: GameCaller): Promise<WalletEntity> {
+    return checkWalletAccess(walletId, isUuid(walletId) ? await this.wallets.findById(walletId) : null, caller);
+  }
+
+  /** Addresses of a game's wallets, by id (the console's player list). */
+  async addresses(applicationId: string, walletIds: string[]): Promise<Record<string, WalletAddresses>> {
+    const ids = walletIds.filter(isUuid);
+    const rows = ids.length === 0 ? [] : await this.wallets.findAddresses(applicationId, ids);
+    return Object.fromEntries(rows.map((row) => [row.id, { evm: row.addressEvm, sol: row.addressSol, sui: row.addressSui }]));
+  }
+}

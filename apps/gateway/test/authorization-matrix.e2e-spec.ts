@@ -5,7 +5,9 @@ import {
   consoleToken,
   createGame,
   createKey,
+  createPlayer,
   createProfile,
+  createWallet,
   http,
   profileJwt,
   signWithPlatformKey,
@@ -30,6 +32,8 @@ interface RouteCase {
   body?: unknown;
   /** the route's own target: a fresh profile (revoke), the spare key (PATCH, DELETE), a separate session (sign-out) */
   ownTarget?: 'profile' | 'spareKey' | 'session';
+  /** the route acts on the caller's own game only (creation): another game's key simply succeeds in its game */
+  anyGame?: boolean;
 }
 
 const ROUTES: RouteCase[] = [
@@ -43,6 +47,11 @@ const ROUTES: RouteCase[] = [
   { method: 'PATCH', route: '/v1/console/games/:gameId/api-keys/:keyId', origin: 'base', access: 'console', success: 200, body: { active: true }, ownTarget: 'spareKey' },
   { method: 'DELETE', route: '/v1/console/games/:gameId/api-keys/:keyId', origin: 'base', access: 'console', success: 204, ownTarget: 'spareKey' },
   { method: 'GET', route: '/v1/console/games/:gameId/audit', origin: 'base', access: 'console', success: 200 },
+  { method: 'GET', route: '/v1/wallet/:walletId', origin: 'base', access: 'apiKeyOrOwnProfile', success: 200 },
+  { method: 'POST', route: '/v1/wallet/:walletId/sign', origin: 'base', access: 'apiKeyOrOwnProfile', success: 200, body: { chain: 'sol', message: 'hi' } },
+  { method: 'POST', route: '/v1/player/create', origin: 'core', access: 'apiKeyOnly', success: 201, body: { uniqueId: 'matrix' }, anyGame: true },
+  { method: 'GET', route: '/v1/player/:playerId', origin: 'core', access: 'apiKeyOnly', success: 200 },
+  { method: 'GET', route: '/v1/console/games/:gameId/players', origin: 'base', access: 'console', success: 200 },
   { method: 'DELETE', route: '/v1/console/session', origin: 'base', access: 'console', success: 204, ownTarget: 'session' },
 ];
 
@@ -98,7 +107,7 @@ function expected(route: RouteCase, credential: Credential): [number, string | u
     case 'inactive key':
       return [403, 'API_KEY_INACTIVE'];
     case "another game's key":
-      return [403, 'FORBIDDEN'];
+      return route.anyGame ? [route.success, undefined] : [403, 'FORBIDDEN'];
     case 'own key':
       return [route.success, undefined];
     case 'own profile JWT':
@@ -124,6 +133,8 @@ describe('authorization matrix (every public route × every credential)', () => 
   let other: GameFixture;
   const headers = new Map<Credential, Record<string, string>>();
   let targetProfile: string;
+  let targetWallet: string;
+  let targetPlayer: string;
   let ownJwt: string;
 
   beforeAll(async () => {
@@ -136,6 +147,8 @@ describe('authorization matrix (every public route × every credential)', () => 
     const deleted = await createKey(platform, operatorToken, own.gameId, 'deleted');
     await http('DELETE', `${platform.baseUrl}/v1/console/games/${own.gameId}/api-keys/${deleted.keyId}`, { bearer: operatorToken });
     targetProfile = (await createProfile(platform, own)).id;
+    targetWallet = await createWallet(platform, own, targetProfile);
+    targetPlayer = (await createPlayer(platform, own.key, 'matrix-target')).id;
     ownJwt = await profileJwt(platform, targetProfile, own.key);
     const otherProfile = (await createProfile(platform, own)).id;
     const revokedProfile = (await createProfile(platform, own)).id;
@@ -181,7 +194,12 @@ describe('authorization matrix (every public route × every credential)', () => 
       } else if (route.ownTarget === 'session') {
         session = await consoleToken(platform);
       }
-      const path = route.route.replace(':id', profileId).replace(':gameId', own.gameId).replace(':keyId', keyId);
+      const path = route.route
+        .replace(':id', profileId)
+        .replace(':gameId', own.gameId)
+        .replace(':keyId', keyId)
+        .replace(':walletId', targetWallet)
+        .replace(':playerId', targetPlayer);
       return { path, ownJwt: jwt, console: session };
     })();
     targets.set(route.route + route.method, made);

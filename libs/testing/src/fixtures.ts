@@ -1,4 +1,4 @@
-import { PATTERNS, ProfileView } from '@game-wallet/contracts';
+import { PATTERNS, PlayerView, ProfileView } from '@game-wallet/contracts';
 import { RedisStreamsClient } from '@game-wallet/transport';
 import { http } from './http';
 import { TEST_OPERATOR, TestPlatform } from './platform';
@@ -60,4 +60,28 @@ export async function profileJwt(platform: TestPlatform, profileId: string, key:
     throw new Error(`authenticate failed: ${response.status} ${JSON.stringify(response.body)}`);
   }
   return response.body.jwt;
+}
+
+/** A player made through the public route; returns the record. */
+export async function createPlayer(platform: TestPlatform, key: string, uniqueId = `player-${Math.random()}`): Promise<PlayerView> {
+  const response = await http<PlayerView>('POST', `${platform.coreUrl}/v1/player/create`, { apiKey: key, body: { uniqueId } });
+  if (response.status !== 201 && response.status !== 200) {
+    throw new Error(`player creation failed: ${response.status} ${JSON.stringify(response.body)}`);
+  }
+  return response.body;
+}
+
+/** The wallet of a profile made the way player creation makes it (the wallet service's create-or-get). */
+export async function createWallet(platform: TestPlatform, game: GameFixture, profileId: string): Promise<string> {
+  const client = new RedisStreamsClient({ redisUrl: platform.env.REDIS_URL, keyPrefix: platform.keyPrefix });
+  await client.connect();
+  try {
+    const { walletId } = await client.call(PATTERNS.wallet.createOrGetWallet, {
+      payload: { profileId },
+      principal: { kind: 'apiKey', applicationId: game.gameId, keyId: game.keyId },
+    });
+    return walletId;
+  } finally {
+    await client.close();
+  }
 }

@@ -24,8 +24,8 @@ export class PlayersController {
     return player;
   }
 
-  @Get(':id')
-  get(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<PlayerView> {
-    return this.services.call(PATTERNS.core.getPlayer, { playerId: id }, principal, request);
+  @Get(':playerId')
+  get(@Param('playerId') playerId: string, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<PlayerView> {
+    return this.services.call(PATTERNS.core.getPlayer, { playerId }, principal, request);
   }
 }

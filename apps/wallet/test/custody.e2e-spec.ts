@@ -1,0 +1,141 @@
+import { PlayerView, SignatureView, WalletView } from '@game-wallet/contracts';
+import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, http, queryOnce, spawnNode } from '@game-wallet/testing';
+import { base58 } from '@scure/base';
+import { ethers } from 'ethers';
+import Redis from 'ioredis';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { CHAINS, chainKey, mnemonicOf, seedOf } from '../src/keys/derivation';
+import { SealedSecret, openEntropy } from '../src/keys/envelope';
+
+const k1 = randomBytes(32).toString('base64');
+const k2 = randomBytes(32).toString('base64');
+
+interface WalletRow {
+  id: string;
+  entropy_ciphertext: Buffer;
+  entropy_iv: Buffer;
+  entropy_tag: Buffer;
+  data_key_ciphertext: Buffer;
+  data_key_iv: Buffer;
+  data_key_tag: Buffer;
+  master_key_id: string;
+}
+
+const sealedOf = (row: WalletRow): SealedSecret => ({
+  entropyCiphertext: row.entropy_ciphertext,
+  entropyIv: row.entropy_iv,
+  entropyTag: row.entropy_tag,
+  dataKeyCiphertext: row.data_key_ciphertext,
+  dataKeyIv: row.data_key_iv,
+  dataKeyTag: row.data_key_tag,
+  masterKeyId: row.master_key_id,
+});
+
+/** SPEC §6: secrets never at rest in clear, never in Redis or logs; integrity failures contained; master key rotation. */
+describe('wallet key custody', () => {
+  let platform: TestPlatform;
+  let game: GameFixture;
+  let players: PlayerView[];
+
+  const walletRows = () => queryOnce<WalletRow & Record<string, unknown>>(platform.databaseUrl, 'SELECT * FROM wallet.wallets ORDER BY id');
+  const sign = (walletId: string, message = 'custody check') =>
+    http<SignatureView & { code?: string; message?: string }>('POST', `${platform.baseUrl}/v1/wallet/${walletId}/sign`, {
+      apiKey: game.key,
+      body: { chain: 'evm', message },
+    });
+  const restartWallet = async (env: Record<string, string>) => {
+    await platform.process('wallet').stop();
+    await platform.startApp('wallet', 'wallet', env);
+  };
+
+  beforeAll(async () => {
+    platform = await TestPlatform.start('custody', { env: { WALLET_MASTER_KEYS: `k1=${k1}`, WALLET_MASTER_KEY_ID: 'k1', LOG_LEVEL: 'debug' } });
+    game = await createGame(platform, await consoleToken(platform));
+    players = await Promise.all([1, 2, 3, 4].map((n) => createPlayer(platform, game.key, `custody-${n}`)));
+    await sign(players[0].walletId);
+  });
+
+  afterAll(async () => {
+    await platform.stop();
+  });
+
+  it('keeps no mnemonic, seed or private key in any table, any Redis key or any log line', async () => {
+    const keys = new Map([['k1', Buffer.from(k1, 'base64')]]);
+    const secrets: string[] = [];
+    for (const row of await walletRows()) {
+      const entropy = openEntropy(row.id, sealedOf(row), keys);
+      const mnemonic = mnemonicOf(entropy);
+      const seed = seedOf(mnemonic);
+      secrets.push(entropy.toString('hex'), entropy.toString('base64'), mnemonic, mnemonic.split(' ').slice(0, 4).join(' '), Buffer.from(seed).toString('hex'));
+      for (const chain of CHAINS) {
+        const key = chainKey(seed, chain);
+        secrets.push(Buffer.from(key).toString('hex'), Buffer.from(key).toString('base64'), base58.encode(key));
+      }
+    }
+    expect(secrets.length).toBe(4 * 14);
+    const dump = execFileSync('pg_dump', ['--data-only', '--dbname', platform.databaseUrl], { maxBuffer: 64 * 1024 * 1024 }).toString();
+    expect(dump).toContain('COPY wallet.wallets');
+    const redis = new Redis(platform.env.REDIS_URL);
+    const redisDump: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, found] = await redis.scan(cursor, 'MATCH', `${platform.keyPrefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      for (const key of found) {
+        const type = await redis.type(key);
+        redisDump.push(key, JSON.stringify(type === 'string' ? await redis.get(key) : type === 'hash' ? await redis.hgetall(key) : type === 'stream' ? await redis.xrange(key, '-', '+') : ''));
+      }
+    } while (cursor !== '0');
+    redis.disconnect();
+    const logs = platform.allOutput();
+    for (const secret of secrets) {
+      expect(dump.includes(secret) || dump.includes(`\\x${secret}`)).toBe(false);
+      expect(redisDump.join('\n')).not.toContain(secret);
+      expect(logs).not.toContain(secret);
+    }
+  });
+
+  it('rewraps every wallet under a new master key, after which the old key can be removed', async () => {
+    const before = await Promise.all(players.map((player) => http<WalletView>('GET', `${platform.baseUrl}/v1/wallet/${player.walletId}`, { apiKey: game.key })));
+    await restartWallet({ WALLET_MASTER_KEYS: `k1=${k1},k2=${k2}`, WALLET_MASTER_KEY_ID: 'k2' });
+    const rewrap = spawnNode('rewrap', 'dist/apps/wallet/src/cli/rewrap.js', { ...platform.env, WALLET_MASTER_KEYS: `k1=${k1},k2=${k2}`, WALLET_MASTER_KEY_ID: 'k2' });
+    expect(await rewrap.waitForExit()).toBe(0);
+    expect(rewrap.output).toContain('Rewrapped 4 wallet(s) under master key "k2"');
+    expect((await walletRows()).map((row) => row.master_key_id)).toEqual(['k2', 'k2', 'k2', 'k2']);
+    await restartWallet({ WALLET_MASTER_KEYS: `k2=${k2}`, WALLET_MASTER_KEY_ID: 'k2' });
+    for (const [index, player] of players.entries()) {
+      const after = await http<WalletView>('GET', `${platform.baseUrl}/v1/wallet/${player.walletId}`, { apiKey: game.key });
+      expect(after.body.addresses).toEqual(before[index].body.addresses);
+      const signature = await sign(player.walletId, 'after rewrap');
+      expect(signature.status).toBe(200);
+      expect(ethers.verifyMessage('after rewrap', signature.body.signature)).toBe(after.body.addresses.evm);
+    }
+  });
+
+  it('answers 500 KEY_INTEGRITY_FAILED for two wallets whose ciphertexts were swapped, logs it, and keeps the others working', async () => {
+    const [a, b] = players.map((player) => player.walletId);
+    await queryOnce(
+      platform.databaseUrl,
+      `UPDATE wallet.wallets AS w SET entropy_ciphertext = o.entropy_ciphertext, entropy_iv = o.entropy_iv, entropy_tag = o.entropy_tag,
+         data_key_ciphertext = o.data_key_ciphertext, data_key_iv = o.data_key_iv, data_key_tag = o.data_key_tag
+       FROM wallet.wallets AS o WHERE (w.id = $1 AND o.id = $2) OR (w.id = $2 AND o.id = $1)`,
+      [a, b],
+    );
+    for (const walletId of [a, b]) {
+      const response = await sign(walletId);
+      expect(response.status).toBe(500);
+      expect(response.body).toEqual({ message: 'The key material of this wallet failed its integrity check', code: 'KEY_INTEGRITY_FAILED' });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const errors = platform
+      .process('wallet')
+      .jsonLines()
+      .filter((line) => line.level === 'error');
+    expect(errors.some((line) => String(line.msg).includes(a))).toBe(true);
+    expect(errors.some((line) => String(line.msg).includes(b))).toBe(true);
+    expect(JSON.stringify(errors)).not.toMatch(/at .*\.js:\d+/); // no stack
+    expect((await sign(players[2].walletId)).status).toBe(200);
+    expect((await sign(players[3].walletId)).status).toBe(200);
+  });
+});

@@ -91,8 +91,12 @@ export class RateLimiter {
     return undefined;
   }
 
+  /**
+   * Waits for tokens: each refill either brings tokens or says when the next one comes (a refusal), so the loop ends;
+   * it only goes round again when concurrent requests took the tokens of a refill first.
+   */
   private async takeAfterRefill(bucket: string, lease: Lease, limit: RateLimit): Promise<RateDecision> {
-    for (let attempt = 0; attempt < 3; attempt += 1) {
+    for (;;) {
       lease.refill ??= this.refill(lease, bucket, limit).finally(() => (lease.refill = undefined));
       await lease.refill;
       const decision = this.fromLease(lease, limit);
@@ -100,7 +104,6 @@ export class RateLimiter {
         return decision;
       }
     }
-    return this.decision(false, limit, lease, 1000);
   }
 
   private newLease(bucket: string): Lease {

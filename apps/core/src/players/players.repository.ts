@@ -21,9 +21,13 @@ export class PlayersRepository {
     await this.players.update({ id: player.id, applicationId: player.applicationId }, { profileId });
   }
 
-  /** Marks the player ready with its wallet; a concurrent completion writing the same values is harmless. */
-  async complete(player: PlayerEntity, walletId: string, at: Date): Promise<void> {
-    await this.players.update({ id: player.id, applicationId: player.applicationId }, { walletId, status: 'ready', updatedAt: at });
+  /**
+   * Marks the player ready with its wallet, if it is still pending; returns the stored row either way (so a second,
+   * concurrent completion does not touch a player another one already completed).
+   */
+  async complete(player: PlayerEntity, walletId: string, at: Date): Promise<PlayerEntity> {
+    await this.players.update({ id: player.id, applicationId: player.applicationId, status: 'pending' }, { walletId, status: 'ready', updatedAt: at });
+    return this.players.findOneByOrFail({ id: player.id });
   }
 
   findReady(id: string): Promise<PlayerEntity | null> {

@@ -53,24 +53,18 @@ export class PlayersService {
       createdAt: now,
       updatedAt: now,
     });
-    if (player.status !== 'ready') {
-      await this.complete(player, caller, requestId);
-    }
-    return { player: toPlayerView(player), created: inserted };
+    const ready = player.status === 'ready' ? player : await this.complete(player, caller, requestId);
+    return { player: toPlayerView(ready), created: inserted };
   }
 
-  private async complete(player: PlayerEntity, caller: ApiKeyCaller, requestId: string): Promise<void> {
+  private async complete(player: PlayerEntity, caller: ApiKeyCaller, requestId: string): Promise<PlayerEntity> {
     if (player.profileId === null) {
       const profile = await this.transport.call(PATTERNS.identity.createOrGetProfile, { payload: { externalKey: `player:${player.id}` }, principal: caller }, { requestId });
       await this.players.setProfile(player, profile.id);
       player.profileId = profile.id;
     }
     const wallet = await this.transport.call(PATTERNS.wallet.createOrGetWallet, { payload: { profileId: player.profileId }, principal: caller }, { requestId });
-    const at = new Date();
-    await this.players.complete(player, wallet.walletId, at);
-    player.walletId = wallet.walletId;
-    player.status = 'ready';
-    player.updatedAt = at;
+    return this.players.complete(player, wallet.walletId, new Date());
   }
 
   /** 404 `PLAYER_NOT_FOUND` (pending players included), then 403 for another game's player. */

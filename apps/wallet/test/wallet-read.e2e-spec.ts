@@ -1,0 +1,69 @@
+import { PlayerView, WalletView } from '@game-wallet/contracts';
+import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, http, profileJwt } from '@game-wallet/testing';
+
+/** SPEC §4.2: the wallet read, its `include` and `chain` queries, and who may read what. */
+describe('wallet read', () => {
+  let platform: TestPlatform;
+  let game: GameFixture;
+  let other: GameFixture;
+  let player: PlayerView;
+  let neighbour: PlayerView;
+
+  beforeAll(async () => {
+    platform = await TestPlatform.start('walletread');
+    const token = await consoleToken(platform);
+    game = await createGame(platform, token);
+    other = await createGame(platform, token, 'Other');
+    player = await createPlayer(platform, game.key, 'reader');
+    neighbour = await createPlayer(platform, game.key, 'neighbour');
+  });
+
+  afterAll(async () => {
+    await platform.stop();
+  });
+
+  const read = (query = '', credential: { apiKey?: string; bearer?: string } = { apiKey: game.key }, walletId = player.walletId) =>
+    http<WalletView & { profile?: unknown; code?: string }>('GET', `${platform.baseUrl}/v1/wallet/${walletId}${query}`, credential);
+
+  it('answers the SPEC record with the three addresses, lastUsedAt = createdAt before any signature', async () => {
+    const response = await read();
+    expect(response.status).toBe(200);
+    expect(Object.keys(response.body).sort()).toEqual(['addresses', 'applicationId', 'createdAt', 'id', 'lastUsedAt', 'profileId']);
+    expect(response.body).toMatchObject({ id: player.walletId, applicationId: game.gameId, profileId: player.profileId });
+    expect(Object.keys(response.body.addresses).sort()).toEqual(['evm', 'sol', 'sui']);
+    expect(response.body.lastUsedAt).toBe(response.body.createdAt);
+  });
+
+  it.each([['evm'], ['sol'], ['sui']])('narrows addresses to ?chain=%s', async (chain) => {
+    const response = await read(`?chain=${chain}`);
+    expect(Object.keys(response.body.addresses)).toEqual([chain]);
+  });
+
+  it('adds the profile with ?include=profile, and combines with chain', async () => {
+    const response = await read('?include=profile&chain=sol&unrelated=1');
+    expect(response.body.profile).toEqual({ id: player.profileId, applicationId: game.gameId, createdAt: expect.any(String) });
+    expect(Object.keys(response.body.addresses)).toEqual(['sol']);
+  });
+
+  it.each([['?include=wallet'], ['?include='], ['?chain=btc'], ['?chain=EVM'], ['?chain=evm&chain=sol']])('refuses %s with 400 INVALID_QUERY', async (query) => {
+    const response = await read(query);
+    expect([response.status, response.body.code]).toEqual([400, 'INVALID_QUERY']);
+  });
+
+  it('answers 404 WALLET_NOT_FOUND for an unknown or malformed id', async () => {
+    for (const id of ['01900000-0000-7000-8000-000000000000', 'nope']) {
+      const response = await read('', { apiKey: game.key }, id);
+      expect([response.status, response.body.code]).toEqual([404, 'WALLET_NOT_FOUND']);
+    }
+  });
+
+  it("lets the wallet's own profile read it; refuses another game's key and another profile's token with 403", async () => {
+    const own = await profileJwt(platform, player.profileId, game.key);
+    expect((await read('?include=profile', { bearer: own })).status).toBe(200);
+    const foreignKey = await read('', { apiKey: other.key });
+    expect([foreignKey.status, foreignKey.body.code]).toEqual([403, 'FORBIDDEN']);
+    const neighbourJwt = await profileJwt(platform, neighbour.profileId, game.key);
+    const foreignProfile = await read('', { bearer: neighbourJwt });
+    expect([foreignProfile.status, foreignProfile.body.code]).toEqual([403, 'FORBIDDEN']);
+  });
+});

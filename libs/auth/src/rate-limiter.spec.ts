@@ -17,7 +17,7 @@ describe(RateLimiter.name, () => {
 
   it('lets exactly the burst through when many requests arrive at once, even with small leases', async () => {
     const limiter = new RateLimiter(redis, prefix);
-    const decisions = await Promise.all(Array.from({ length: 120 }, () => limiter.take('burst', { rate: 1, burst: 100 })));
+    const decisions = await Promise.all(Array.from({ length: 120 }, () => Promise.resolve(limiter.take('burst', { rate: 1, burst: 100 }))));
     expect(decisions.filter((decision) => decision.allowed)).toHaveLength(100);
     const refused = decisions.find((decision) => !decision.allowed);
     expect(refused?.retryAfter).toBeGreaterThanOrEqual(1);
@@ -25,7 +25,7 @@ describe(RateLimiter.name, () => {
 
   it('shares one bucket between limiters (gateway replicas)', async () => {
     const [a, b] = [new RateLimiter(redis, prefix), new RateLimiter(redis, prefix)];
-    const decisions = await Promise.all(Array.from({ length: 40 }, (_, index) => (index % 2 === 0 ? a : b).take('shared', { rate: 1, burst: 10 })));
+    const decisions = await Promise.all(Array.from({ length: 40 }, (_, index) => Promise.resolve((index % 2 === 0 ? a : b).take('shared', { rate: 1, burst: 10 }))));
     expect(decisions.filter((decision) => decision.allowed)).toHaveLength(10);
   });
 });

@@ -2,7 +2,11 @@ import { mnemonicToEntropy } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CHAINS, PATHS, addressOf, addressesOf, chainKey, seedOf } from './derivation';
+import { ed25519 } from '@noble/curves/ed25519';
+import { secp256k1 } from '@noble/curves/secp256k1';
+import { HDKey } from '@scure/bip32';
+import { randomBytes } from 'node:crypto';
+import { CHAINS, PATHS, addressOf, addressesOf, bip32Secp256k1, chainKey, ed25519PublicKey, secp256k1PublicKey, seedOf } from './derivation';
 import { signWith } from './signing';
 
 interface Vectors {
@@ -35,5 +39,25 @@ describe('HD wallet derivation (SPEC §6)', () => {
     const seed = seedOf(vectors.signatures.mnemonic);
     const message = new TextEncoder().encode(vectors.signatures.message);
     expect(signWith(chain, chainKey(seed, chain), message)).toBe(vectors.signatures[chain].signature);
+  });
+});
+
+describe('native derivation agrees with the reference libraries', () => {
+  it('derives the same secp256k1 keys as @scure/bip32 for random seeds and paths', () => {
+    for (let round = 0; round < 30; round += 1) {
+      const seed = randomBytes(64);
+      for (const path of ["m/44'/60'/0'/0/0", "m/44'/60'/0'/0/7", "m/0/1'/2", 'm/5']) {
+        expect(Buffer.from(bip32Secp256k1(seed, path)).toString('hex')).toBe(Buffer.from(HDKey.fromMasterSeed(seed).derive(path).privateKey!).toString('hex'));
+      }
+    }
+  });
+
+  it('computes the same public keys as @noble/curves', () => {
+    for (let round = 0; round < 30; round += 1) {
+      const key = randomBytes(32);
+      expect(secp256k1PublicKey(key, false).equals(Buffer.from(secp256k1.getPublicKey(key, false)))).toBe(true);
+      expect(secp256k1PublicKey(key, true).equals(Buffer.from(secp256k1.getPublicKey(key, true)))).toBe(true);
+      expect(ed25519PublicKey(key).equals(Buffer.from(ed25519.getPublicKey(key)))).toBe(true);
+    }
   });
 });

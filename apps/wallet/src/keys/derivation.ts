@@ -1,14 +1,11 @@
-import { ed25519 } from '@noble/curves/ed25519';
-import { secp256k1 } from '@noble/curves/secp256k1';
 import { blake2b } from '@noble/hashes/blake2b';
-import { hmac } from '@noble/hashes/hmac';
-import { sha512 } from '@noble/hashes/sha512';
 import { keccak_256 } from '@noble/hashes/sha3';
 import { base58 } from '@scure/base';
-import { HDKey } from '@scure/bip32';
 import { entropyToMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english';
-import { pbkdf2Sync } from 'node:crypto';
+import { ed25519 } from '@noble/curves/ed25519';
+import { secp256k1 } from '@noble/curves/secp256k1';
+import { createHmac, pbkdf2Sync } from 'node:crypto';
 
 /** SPEC §6 derivation paths: the ones MetaMask, Phantom and Sui Wallet use for the first account. */
 export const PATHS = {
@@ -39,29 +36,85 @@ export function seedOf(mnemonic: string): Uint8Array {
   return pbkdf2Sync(Buffer.from(mnemonic.normalize('NFKD'), 'utf8'), Buffer.from('mnemonic', 'utf8'), 2048, 64, 'sha512');
 }
 
+const HARDENED = 0x80000000;
+/** Order of the secp256k1 group. */
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+function parsePath(path: string): { index: number; hardened: boolean }[] {
+  if (!/^m(\/\d+'?)*$/.test(path)) {
+    throw new Error(`Not a derivation path: ${path}`);
+  }
+  return path
+    .split('/')
+    .slice(1)
+    .map((segment) => {
+      const hardened = segment.endsWith("'");
+      return { index: (Number(hardened ? segment.slice(0, -1) : segment) + (hardened ? HARDENED : 0)) >>> 0, hardened };
+    });
+}
+
+const hmacSha512 = (key: Uint8Array | string, data: Uint8Array): Buffer => createHmac('sha512', key).update(data).digest();
+const ser32 = (index: number): Buffer => {
+  const buffer = Buffer.alloc(4);
+  buffer.writeUInt32BE(index);
+  return buffer;
+};
+
+/** Compressed (33 bytes) or uncompressed (65 bytes) secp256k1 public key (@noble/curves: faster than OpenSSL's here). */
+export function secp256k1PublicKey(privateKey: Uint8Array, compressed: boolean): Buffer {
+  return Buffer.from(secp256k1.getPublicKey(privateKey, compressed));
+}
+
+/**
+ * BIP-32 private derivation on secp256k1 (CKDpriv) with node:crypto's HMAC-SHA512: only the parents of non-hardened
+ * steps need their public key, so `m/44'/60'/0'/0/0` costs two point multiplications where @scure/bip32 (which
+ * computes every node's public key for its fingerprint) costs six. Equal to @scure/bip32's result for every path
+ * (checked in derivation.spec.ts).
+ */
+export function bip32Secp256k1(seed: Uint8Array, path: string): Uint8Array {
+  let digest = hmacSha512('Bitcoin seed', seed);
+  let key = BigInt(`0x${digest.subarray(0, 32).toString('hex')}`);
+  let chainCode = digest.subarray(32);
+  for (const { index, hardened } of parsePath(path)) {
+    const parent = Buffer.from(key.toString(16).padStart(64, '0'), 'hex');
+    const data = hardened ? Buffer.concat([Buffer.alloc(1), parent, ser32(index)]) : Buffer.concat([secp256k1PublicKey(parent, true), ser32(index)]);
+    parent.fill(0);
+    digest = hmacSha512(chainCode, data);
+    const tweak = BigInt(`0x${digest.subarray(0, 32).toString('hex')}`);
+    if (tweak >= SECP256K1_N) {
+      throw new Error('BIP-32 derivation produced an invalid key; the next index should be used');
+    }
+    key = (tweak + key) % SECP256K1_N;
+    if (key === 0n) {
+      throw new Error('BIP-32 derivation produced an invalid key; the next index should be used');
+    }
+    chainCode = digest.subarray(32);
+  }
+  return Buffer.from(key.toString(16).padStart(64, '0'), 'hex');
+}
+
 /**
  * SLIP-10 for Ed25519 (hardened steps only, as Ed25519 allows): master = HMAC-SHA512("ed25519 seed", seed); each step
  * HMAC-SHA512(chain code, 0x00 ‖ key ‖ ser32(index + 2^31)); the left half is the key, the right the chain code.
  */
 export function slip10Ed25519(seed: Uint8Array, path: string): Uint8Array {
-  let digest = hmac(sha512, new TextEncoder().encode('ed25519 seed'), seed);
-  let key = digest.slice(0, 32);
-  let chainCode = digest.slice(32);
-  for (const segment of path.split('/').slice(1)) {
-    if (!segment.endsWith("'")) {
+  let digest = hmacSha512('ed25519 seed', seed);
+  for (const { index, hardened } of parsePath(path)) {
+    if (!hardened) {
       throw new Error('SLIP-10 Ed25519 derives hardened indexes only');
     }
-    const index = (Number(segment.slice(0, -1)) + 0x80000000) >>> 0;
-    const data = new Uint8Array(37);
-    data.set(key, 1);
-    new DataView(data.buffer).setUint32(33, index, false);
-    digest = hmac(sha512, chainCode, data);
-    key.fill(0);
-    key = digest.slice(0, 32);
-    chainCode = digest.slice(32);
+    const next = hmacSha512(digest.subarray(32), Buffer.concat([Buffer.alloc(1), digest.subarray(0, 32), ser32(index)]));
+    digest.fill(0);
+    digest = next;
   }
-  chainCode.fill(0);
+  const key = Buffer.from(digest.subarray(0, 32));
+  digest.fill(0);
   return key;
+}
+
+/** Ed25519 public key (32 bytes) of a 32-byte private key (@noble/curves). */
+export function ed25519PublicKey(privateKey: Uint8Array): Buffer {
+  return Buffer.from(ed25519.getPublicKey(privateKey));
 }
 
 /** EIP-55 mixed-case checksum of a 20-byte address. */
@@ -83,25 +136,18 @@ export interface ChainKeys {
 }
 
 export function chainKey(seed: Uint8Array, chain: Chain): Uint8Array {
-  if (chain === 'evm') {
-    const node = HDKey.fromMasterSeed(seed).derive(PATHS.evm);
-    if (!node.privateKey) {
-      throw new Error('BIP-32 derivation gave no private key');
-    }
-    return node.privateKey;
-  }
-  return slip10Ed25519(seed, PATHS[chain]);
+  return chain === 'evm' ? bip32Secp256k1(seed, PATHS.evm) : slip10Ed25519(seed, PATHS[chain]);
 }
 
 /** The address of a chain's key: EIP-55 for evm, base58 public key for sol, BLAKE2b-256(0x00 ‖ pubkey) for sui. */
 export function addressOf(chain: Chain, privateKey: Uint8Array): string {
   switch (chain) {
     case 'evm':
-      return toChecksumAddress(keccak_256(secp256k1.getPublicKey(privateKey, false).slice(1)).slice(-20));
+      return toChecksumAddress(keccak_256(secp256k1PublicKey(privateKey, false).subarray(1)).slice(-20));
     case 'sol':
-      return base58.encode(ed25519.getPublicKey(privateKey));
+      return base58.encode(ed25519PublicKey(privateKey));
     case 'sui':
-      return `0x${Buffer.from(blake2b(Uint8Array.of(0, ...ed25519.getPublicKey(privateKey)), { dkLen: 32 })).toString('hex')}`;
+      return `0x${Buffer.from(blake2b(Buffer.concat([Buffer.alloc(1), ed25519PublicKey(privateKey)]), { dkLen: 32 })).toString('hex')}`;
   }
 }
 

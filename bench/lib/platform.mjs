@@ -1,0 +1,145 @@
+// Shared by the benchmarks: the platform started on its own database and Redis key prefix (both removed at the end),
+// forked helper servers, and one autocannon measurement. Everything runs on this machine.
+import { fork, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const require = createRequire(import.meta.url);
+export const autocannon = require('autocannon');
+const { Client } = require('pg');
+const Redis = require('ioredis');
+
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const ADMIN_DB = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** Starts `apps` (services first, then the gateway) with limits high enough that nothing is refused. */
+export async function startPlatform(name, apps = ['identity', 'wallet', 'core', 'gateway']) {
+  const prefix = `bench-${name}-${process.pid}`;
+  const dbName = `bench_${name}_${process.pid}`;
+  const dataDir = mkdtempSync(join(os.tmpdir(), `bench-${name}-`));
+  const operator = { email: 'bench@example.com', password: 'bench-operator-password' };
+  const base = 3800 + (process.pid % 40);
+  const ports = { base, core: base + 50, internal: base + 100, identity: base + 110, wallet: base + 120, coreService: base + 130 };
+  const env = {
+    ...process.env,
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: ADMIN_DB.replace(/\/[^/]*$/, `/${dbName}`),
+    REDIS_URL,
+    TRANSPORT_KEY_PREFIX: prefix,
+    BASE_PORT: String(ports.base),
+    CORE_PORT: String(ports.core),
+    GATEWAY_INTERNAL_PORT: String(ports.internal),
+    IDENTITY_PORT: String(ports.identity),
+    WALLET_PORT: String(ports.wallet),
+    CORE_SERVICE_PORT: String(ports.coreService),
+    DATA_DIR: dataDir,
+    CONSOLE_ADMIN_EMAIL: operator.email,
+    CONSOLE_ADMIN_PASSWORD: operator.password,
+    IDENTITY_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    RATE_LIMIT_API_KEY_RPS: '1000000',
+    RATE_LIMIT_API_KEY_BURST: '1000000',
+    RATE_LIMIT_JWT_RPS: '1000000',
+    BENCH_REDIS_URL: REDIS_URL,
+    BENCH_KEY_PREFIX: prefix,
+  };
+  const children = [];
+  const healthOf = { identity: ports.identity, wallet: ports.wallet, core: ports.coreService, gateway: ports.base };
+  const start = (app) => children.push(spawn(process.execPath, [join(root, `dist/apps/${app}/src/main.js`)], { env, stdio: ['ignore', 'ignore', 'inherit'] }));
+  const services = apps.filter((app) => app !== 'gateway');
+  services.forEach(start);
+  await Promise.all(services.map((app) => waitFor(`http://127.0.0.1:${healthOf[app]}/v1/health`)));
+  if (apps.includes('gateway')) {
+    start('gateway');
+    await waitFor(`http://127.0.0.1:${ports.base}/v1/health`);
+  }
+  const baseUrl = `http://127.0.0.1:${ports.base}`;
+  const coreUrl = `http://127.0.0.1:${ports.core}`;
+
+  const platform = {
+    env,
+    baseUrl,
+    coreUrl,
+    prefix,
+    /** Starts a bench helper server (`serve()` protocol of bench/transport/common.cjs); resolves with its port. */
+    fork(script) {
+      return new Promise((resolveStart, reject) => {
+        const child = fork(join(root, script), [], { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+        children.push(child);
+        child.on('message', (message) => message?.type === 'ready' && resolveStart(message.port));
+        child.on('exit', (code) => reject(new Error(`${script} exited (${code})`)));
+      });
+    },
+    /** A game with an API key, made through the console API. */
+    async game() {
+      const { token } = await json('POST', `${baseUrl}/v1/console/session`, operator);
+      const game = await json('POST', `${baseUrl}/v1/console/games`, { name: 'Bench' }, { authorization: `Bearer ${token}` });
+      const key = await json('POST', `${baseUrl}/v1/console/games/${game.id}/api-keys`, { name: 'bench' }, { authorization: `Bearer ${token}` });
+      return { gameId: game.id, key: key.key, keyId: key.id };
+    },
+    async stop() {
+      for (const child of children) child.kill('SIGTERM');
+      await sleep(1500);
+      for (const child of children) child.kill('SIGKILL');
+      const admin = new Client({ connectionString: ADMIN_DB });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+      await admin.end();
+      const redis = new Redis(REDIS_URL);
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+        cursor = next;
+        if (keys.length > 0) await redis.del(...keys);
+      } while (cursor !== '0');
+      redis.disconnect();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return platform;
+}
+
+export async function waitFor(url) {
+  for (let i = 0; i < 300; i += 1) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+export async function json(method, url, body, headers = {}) {
+  const response = await fetch(url, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return response.json();
+}
+
+/** 2 s warm-up, then `duration` s at 64 connections; req/s, p50/p99 (ms), errors, non-2xx. */
+export async function measure(name, options, duration = 10) {
+  await autocannon({ ...options, connections: 64, duration: 2 });
+  const result = await autocannon({ ...options, connections: 64, duration });
+  const row = { name, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
+  console.log(`${name}: ${row.rps} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, errors ${row.errors}, non-2xx ${row.non2xx}`);
+  return row;
+}
+
+export function machine() {
+  const cpus = os.cpus();
+  return `${new Date().toISOString()} · ${cpus[0]?.model?.trim()} × ${cpus.length} · Node ${process.version}`;
+}
+
+export function table(rows) {
+  return [
+    '| scenario | req/s | p50 ms | p99 ms | errors | non-2xx |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows.map((row) => `| ${row.name} | ${row.rps.toLocaleString('en-US')} | ${row.p50} | ${row.p99} | ${row.errors} | ${row.non2xx} |`),
+  ];
+}

@@ -26,7 +26,14 @@ export class PlayersRepository {
    * concurrent completion does not touch a player another one already completed).
    */
   async complete(player: PlayerEntity, walletId: string, at: Date): Promise<PlayerEntity> {
-    await this.players.update({ id: player.id, applicationId: player.applicationId, status: 'pending' }, { walletId, status: 'ready', updatedAt: at });
+    const [updated]: [PlayerEntity[], number] = await this.players.query(
+      `UPDATE core.players SET wallet_id = $3, status = 'ready', updated_at = $4 WHERE id = $1 AND application_id = $2 AND status = 'pending'
+       RETURNING updated_at AS "updatedAt"`,
+      [player.id, player.applicationId, walletId, at],
+    );
+    if (updated.length > 0) {
+      return { ...player, walletId, status: 'ready', updatedAt: updated[0].updatedAt };
+    }
     return this.players.findOneByOrFail({ id: player.id });
   }
 

@@ -1,12 +1,17 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { WalletConfig } from '../config';
+import { WALLET_CONFIG } from '../wallet-config.token';
 import { MASTER_KEYS, masterKeysProvider } from './master-keys';
 
-/** The master keys, for every feature that seals or opens wallet secrets. */
+/** The configuration and the master keys, for every feature of the wallet service. */
 @Global()
 @Module({})
 export class MasterKeysModule {
   static forRoot(config: WalletConfig): DynamicModule {
-    return { module: MasterKeysModule, providers: [masterKeysProvider(config)], exports: [MASTER_KEYS] };
+    return {
+      module: MasterKeysModule,
+      providers: [masterKeysProvider(config), { provide: WALLET_CONFIG, useValue: config }],
+      exports: [MASTER_KEYS, WALLET_CONFIG],
+    };
   }
 }

@@ -7,6 +7,7 @@ import { KeyIntegrityError, openEntropy } from '../keys/envelope';
 import { MASTER_KEYS, MasterKeys } from '../keys/master-keys';
 import { signWith } from '../keys/signing';
 import { GameCaller } from '../wallets/wallet-access';
+import { WalletCache } from '../wallets/wallet-cache';
 import { WalletsRepository } from '../wallets/wallets.repository';
 import { WalletsService, addressesOf } from '../wallets/wallets.service';
 import { SignaturesRepository } from './signatures.repository';
@@ -23,11 +24,12 @@ export class SigningService {
     private readonly wallets: WalletsService,
     private readonly repository: WalletsRepository,
     private readonly signatures: SignaturesRepository,
+    private readonly cache: WalletCache,
     @Inject(MASTER_KEYS) private readonly masterKeys: MasterKeys,
   ) {}
 
   async sign(walletId: string, chain: ChainName, message: Buffer, caller: GameCaller): Promise<SignatureView> {
-    const wallet = await this.wallets.get(walletId, caller);
+    const wallet = await this.wallets.getWithSecret(walletId, caller);
     let entropy: Buffer;
     try {
       entropy = openEntropy(wallet.id, wallet, this.masterKeys.keys);
@@ -64,6 +66,7 @@ export class SigningService {
         manager,
       );
     });
+    await this.cache.signed(wallet.id, at);
     return { chain, address: addressesOf(wallet)[chain], signature };
   }
 }

@@ -1,6 +1,6 @@
 import { AppError, Principal } from '@game-wallet/contracts';
 import { isUuid } from '@game-wallet/database';
-import { WalletEntity } from './entities/wallet.entity';
+import { WalletPublic } from './wallets.repository';
 
 export type GameCaller = Extract<Principal, { kind: 'apiKey' | 'profile' }>;
 
@@ -13,7 +13,7 @@ export function requireGameCaller(principal: Principal): GameCaller {
 }
 
 /** 404 when there is no such wallet (a malformed id included), then 403 for another game's or another profile's. */
-export function checkWalletAccess(walletId: string, wallet: WalletEntity | null, caller: GameCaller): WalletEntity {
+export function checkWalletAccess<W extends WalletPublic>(walletId: string, wallet: W | null, caller: GameCaller): W {
   if (!wallet || !isUuid(walletId)) {
     throw new AppError('WALLET_NOT_FOUND', 'No wallet with this id');
   }

@@ -6,6 +6,7 @@ import { SignaturesRepository } from '../signatures/signatures.repository';
 import { SignaturesService } from '../signatures/signatures.service';
 import { SigningService } from '../signatures/signing.service';
 import { WalletEntity } from './entities/wallet.entity';
+import { WalletCache } from './wallet-cache';
 import { WalletsController } from './wallets.controller';
 import { WalletsRepository } from './wallets.repository';
 import { WalletsService } from './wallets.service';
@@ -13,7 +14,7 @@ import { WalletsService } from './wallets.service';
 @Module({
   imports: [TypeOrmModule.forFeature([WalletEntity, SignatureEventEntity])],
   controllers: [WalletsController],
-  providers: [WalletsRepository, WalletsService, KeyGenerator, SigningService, SignaturesRepository, SignaturesService],
+  providers: [WalletsRepository, WalletsService, WalletCache, KeyGenerator, SigningService, SignaturesRepository, SignaturesService],
   exports: [WalletsRepository],
 })
 export class WalletsModule {}

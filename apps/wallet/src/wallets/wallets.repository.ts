@@ -3,16 +3,32 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { WalletEntity } from './entities/wallet.entity';
 
+/** A wallet without its sealed secret. */
+export type WalletPublic = Pick<WalletEntity, 'id' | 'applicationId' | 'profileId' | 'addressEvm' | 'addressSol' | 'addressSui' | 'createdAt' | 'lastUsedAt'>;
+
 @Injectable()
 export class WalletsRepository {
   constructor(@InjectRepository(WalletEntity) private readonly wallets: Repository<WalletEntity>) {}
 
-  findById(id: string): Promise<WalletEntity | null> {
+  /** The whole row, sealed secret included: for signing only. */
+  findWithSecret(id: string): Promise<WalletEntity | null> {
     return this.wallets.findOneBy({ id });
   }
 
-  findForProfile(applicationId: string, profileId: string): Promise<WalletEntity | null> {
-    return this.wallets.findOneBy({ applicationId, profileId });
+  /** What a read shows: never the sealed secret. */
+  async findPublic(id: string): Promise<WalletPublic | null> {
+    const rows: WalletPublic[] = await this.wallets.query(
+      `SELECT id, application_id AS "applicationId", profile_id AS "profileId", address_evm AS "addressEvm", address_sol AS "addressSol",
+              address_sui AS "addressSui", created_at AS "createdAt", last_used_at AS "lastUsedAt"
+       FROM wallet.wallets WHERE id = $1`,
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  async findIdForProfile(applicationId: string, profileId: string): Promise<string | null> {
+    const rows: { id: string }[] = await this.wallets.query('SELECT id FROM wallet.wallets WHERE application_id = $1 AND profile_id = $2', [applicationId, profileId]);
+    return rows[0]?.id ?? null;
   }
 
   /** Inserts unless the profile already has a wallet; true when this call inserted it. */

@@ -6,13 +6,14 @@ import { KeyGenerator } from '../keys/key-generator';
 import { MASTER_KEYS, MasterKeys } from '../keys/master-keys';
 import { WalletEntity } from './entities/wallet.entity';
 import { GameCaller, checkWalletAccess } from './wallet-access';
-import { WalletsRepository } from './wallets.repository';
+import { WalletCache } from './wallet-cache';
+import { WalletPublic, WalletsRepository } from './wallets.repository';
 
-export function addressesOf(wallet: WalletEntity): WalletAddresses {
+export function addressesOf(wallet: WalletPublic): WalletAddresses {
   return { evm: wallet.addressEvm, sol: wallet.addressSol, sui: wallet.addressSui };
 }
 
-export function toWalletView(wallet: WalletEntity): WalletView {
+export function toWalletView(wallet: WalletPublic): WalletView {
   return {
     id: wallet.id,
     applicationId: wallet.applicationId,
@@ -28,6 +29,7 @@ export function toWalletView(wallet: WalletEntity): WalletView {
 export class WalletsService {
   constructor(
     private readonly wallets: WalletsRepository,
+    private readonly cache: WalletCache,
     private readonly generator: KeyGenerator,
     @Inject(MASTER_KEYS) private readonly masterKeys: MasterKeys,
   ) {}
@@ -37,9 +39,9 @@ export class WalletsService {
     if (!isUuid(profileId)) {
       throw new AppError('PROFILE_NOT_FOUND', 'No profile with this id');
     }
-    const existing = await this.wallets.findForProfile(applicationId, profileId);
+    const existing = await this.wallets.findIdForProfile(applicationId, profileId);
     if (existing) {
-      return { walletId: existing.id, created: false };
+      return { walletId: existing, created: false };
     }
     const { entropy, addresses } = await this.generator.generate();
     const id = newId();
@@ -63,12 +65,24 @@ export class WalletsService {
     } finally {
       entropy.fill(0);
     }
-    const winner = await this.wallets.findForProfile(applicationId, profileId);
-    return { walletId: (winner as WalletEntity).id, created: false };
+    return { walletId: (await this.wallets.findIdForProfile(applicationId, profileId)) as string, created: false };
   }
 
-  async get(walletId: string, caller: GameCaller): Promise<WalletEntity> {
-    return checkWalletAccess(walletId, isUuid(walletId) ? await this.wallets.findById(walletId) : null, caller);
+  /** A read: from memory when this replica has seen the wallet (see {@link WalletCache}). */
+  async get(walletId: string, caller: GameCaller): Promise<WalletPublic> {
+    let wallet = this.cache.get(walletId) ?? null;
+    if (!wallet && isUuid(walletId)) {
+      wallet = await this.wallets.findPublic(walletId);
+      if (wallet) {
+        this.cache.set(wallet);
+      }
+    }
+    return checkWalletAccess(walletId, wallet, caller);
+  }
+
+  /** For signing: the row with its sealed secret, checked like a read. */
+  async getWithSecret(walletId: string, caller: GameCaller): Promise<WalletEntity> {
+    return checkWalletAccess(walletId, isUuid(walletId) ? await this.wallets.findWithSecret(walletId) : null, caller);
   }
 
   /** Addresses of a game's wallets, by id (the console's player list). */

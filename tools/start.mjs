@@ -1,6 +1,7 @@
 // Starts the whole platform for development: the four apps from dist/ (built by `npm start` just before), their JSON
 // logs rendered as readable lines, the URLs printed once every app is healthy. Ctrl-C stops everything.
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,6 +88,19 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+/** The first console operator: from the environment, or the development one identity generated into the data folder. */
+function signIn() {
+  if (env.CONSOLE_ADMIN_EMAIL) {
+    return `${env.CONSOLE_ADMIN_EMAIL} with the password in CONSOLE_ADMIN_PASSWORD`;
+  }
+  const file = join(env.DATA_DIR || join(root, '.data'), 'console-admin.txt');
+  if (existsSync(file)) {
+    const [email, password] = readFileSync(file, 'utf8').split('\n');
+    return `${email} / ${password}   (kept in ${file})`;
+  }
+  return 'see the CONSOLE SIGN-IN line printed by identity above';
+}
+
 async function healthy(url) {
   try {
     return (await fetch(url, { signal: AbortSignal.timeout(2000) })).status === 200;
@@ -104,6 +118,8 @@ while (!stopping) {
       paint(1, 'Game wallet platform is up.'),
       `  base_url   ${urls.base}   (profile, wallet, health, JWKS, console)`,
       `  core_url   ${urls.core}   (player)`,
+      `  console    ${urls.base}/v1/console   (JSON API: POST /v1/console/session to sign in)`,
+      `  sign-in    ${signIn()}`,
       `  health     ${urls.base}/v1/health   ·   ${urls.base}/v1/health/services`,
       `  metrics    ${urls.metrics}`,
       paint(90, '  Ctrl-C stops everything.'),

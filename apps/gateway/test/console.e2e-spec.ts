@@ -1,27 +1,9 @@
+import { ApiKeyView, AuditEntryView, GameView } from '@game-wallet/contracts';
 import { TEST_OPERATOR, TestPlatform, http } from '@game-wallet/testing';
 
-interface Game {
-  id: string;
-  name: string;
-  createdAt: string;
-}
-interface ApiKey {
-  id: string;
-  name: string;
-  preview: string;
-  active: boolean;
-  createdAt: string;
-  lastUsedAt: string | null;
-  key?: string;
-}
-interface AuditEntry {
-  id: string;
-  at: string;
-  actor: string;
-  action: string;
-  target: string;
-  details: Record<string, unknown>;
-}
+type Game = GameView;
+type ApiKey = ApiKeyView & { key?: string };
+type AuditEntry = AuditEntryView;
 
 /** The console JSON API (SPEC §5), sign-in lockout, and the secrets it handles never reaching a log. */
 describe('console API', () => {

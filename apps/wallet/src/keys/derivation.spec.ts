@@ -14,8 +14,8 @@ interface Vectors {
   signatures: { mnemonic: string; message: string; evm: { signature: string }; sol: { signature: string }; sui: { signature: string } };
 }
 
-/** Cross-checked vectors (ethers, @solana/web3.js, @mysten/sui): the shared folder beside the repository. */
-const vectors = JSON.parse(readFileSync(join(__dirname, '../../../../../shared/vectors.json'), 'utf8')) as Vectors;
+/** Vectors cross-checked with ethers, @solana/web3.js, @mysten/sui and tweetnacl (a copy kept with the tests). */
+const vectors = JSON.parse(readFileSync(join(__dirname, 'fixtures/vectors.json'), 'utf8')) as Vectors;
 
 describe('HD wallet derivation (SPEC §6)', () => {
   it.each(vectors.mnemonics.map((vector) => [vector.mnemonic.split(' ').slice(0, 2).join(' '), vector] as const))(

@@ -75,16 +75,18 @@ describe('players', () => {
       "SELECT id, status, profile_id, wallet_id FROM core.players WHERE unique_id = 'interrupted'",
     );
     expect(pending).toMatchObject({ status: 'pending', wallet_id: null });
-    expect(pending.profile_id).not.toBeNull();
+    // Its profile was made before the wallet service died.
+    expect(await count('SELECT count(*)::text AS n FROM identity.profiles WHERE external_key = $1', [`player:${pending.id}`])).toBe(1);
     const hidden = await http<{ code: string }>('GET', `${platform.coreUrl}/v1/player/${pending.id}`, { apiKey: game.key });
     expect([hidden.status, hidden.body.code]).toEqual([404, 'PLAYER_NOT_FOUND']);
     await platform.startApp('wallet');
     const retried = await create({ uniqueId: 'interrupted' });
     expect(retried.status).toBe(200);
-    expect(retried.body).toMatchObject({ id: pending.id, profileId: pending.profile_id, walletId: expect.any(String) });
+    const [profile] = await queryOnce<{ id: string }>(platform.databaseUrl, 'SELECT id FROM identity.profiles WHERE external_key = $1', [`player:${pending.id}`]);
+    expect(retried.body).toMatchObject({ id: pending.id, profileId: profile.id, walletId: expect.any(String) });
     await new Promise((resolve) => setTimeout(resolve, 2000)); // let any stale request in the wallet stream be dropped or done
     expect(await count('SELECT count(*)::text AS n FROM identity.profiles WHERE external_key = $1', [`player:${pending.id}`])).toBe(1);
-    expect(await count('SELECT count(*)::text AS n FROM wallet.wallets WHERE profile_id = $1', [pending.profile_id])).toBe(1);
+    expect(await count('SELECT count(*)::text AS n FROM wallet.wallets WHERE profile_id = $1', [profile.id])).toBe(1);
     const read = await http<PlayerView>('GET', `${platform.coreUrl}/v1/player/${pending.id}`, { apiKey: game.key });
     expect(read.body).toEqual(retried.body);
   });

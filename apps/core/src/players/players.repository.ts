@@ -17,22 +17,19 @@ export class PlayersRepository {
     return { player: await this.players.findOneByOrFail({ applicationId: player.applicationId, uniqueId: player.uniqueId }), inserted: false };
   }
 
-  async setProfile(player: PlayerEntity, profileId: string): Promise<void> {
-    await this.players.update({ id: player.id, applicationId: player.applicationId }, { profileId });
-  }
-
   /**
-   * Marks the player ready with its wallet, if it is still pending; returns the stored row either way (so a second,
-   * concurrent completion does not touch a player another one already completed).
+   * Marks the player ready with its profile and wallet, if it is still pending; returns the stored row either way (so
+   * a second, concurrent completion does not touch a player another one already completed).
    */
-  async complete(player: PlayerEntity, walletId: string, at: Date): Promise<PlayerEntity> {
+  async complete(player: PlayerEntity, profileId: string, walletId: string, at: Date): Promise<PlayerEntity> {
     const [updated]: [PlayerEntity[], number] = await this.players.query(
-      `UPDATE core.players SET wallet_id = $3, status = 'ready', updated_at = $4 WHERE id = $1 AND application_id = $2 AND status = 'pending'
+      `UPDATE core.players SET profile_id = $3, wallet_id = $4, status = 'ready', updated_at = $5
+       WHERE id = $1 AND application_id = $2 AND status = 'pending'
        RETURNING updated_at AS "updatedAt"`,
-      [player.id, player.applicationId, walletId, at],
+      [player.id, player.applicationId, profileId, walletId, at],
     );
     if (updated.length > 0) {
-      return { ...player, walletId, status: 'ready', updatedAt: updated[0].updatedAt };
+      return { ...player, profileId, walletId, status: 'ready', updatedAt: updated[0].updatedAt };
     }
     return this.players.findOneByOrFail({ id: player.id });
   }

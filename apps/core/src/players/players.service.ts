@@ -57,14 +57,11 @@ export class PlayersService {
     return { player: toPlayerView(ready), created: inserted };
   }
 
+  /** Steps (2) and (3); both are keyed by what came before, so a repeat finds what the first run made. */
   private async complete(player: PlayerEntity, caller: ApiKeyCaller, requestId: string): Promise<PlayerEntity> {
-    if (player.profileId === null) {
-      const profile = await this.transport.call(PATTERNS.identity.createOrGetProfile, { payload: { externalKey: `player:${player.id}` }, principal: caller }, { requestId });
-      await this.players.setProfile(player, profile.id);
-      player.profileId = profile.id;
-    }
-    const wallet = await this.transport.call(PATTERNS.wallet.createOrGetWallet, { payload: { profileId: player.profileId }, principal: caller }, { requestId });
-    return this.players.complete(player, wallet.walletId, new Date());
+    const profile = await this.transport.call(PATTERNS.identity.createOrGetProfile, { payload: { externalKey: `player:${player.id}` }, principal: caller }, { requestId });
+    const wallet = await this.transport.call(PATTERNS.wallet.createOrGetWallet, { payload: { profileId: profile.id }, principal: caller }, { requestId });
+    return this.players.complete(player, profile.id, wallet.walletId, new Date());
   }
 
   /** 404 `PLAYER_NOT_FOUND` (pending players included), then 403 for another game's player. */

@@ -6,3 +6,4 @@ export * from './transport-options';
 export * from './ping.controller';
 export * from './tick-batcher';
 export * from './broadcast-subscriber';
+export * from './consumer-liveness';

@@ -15,7 +15,8 @@ import {
   streamKey,
 } from './transport-options';
 import { TickBatcher } from './tick-batcher';
-import { MAX_REQUESTS_PER_ENTRY, WireReply, WireRequest, parseWireRequests } from './wire';
+import { ConsumerLiveness } from './consumer-liveness';
+import { MAX_REQUESTS_PER_ENTRY, StreamEntry, WireReply, WireRequest, parseWireRequests } from './wire';
 
 export interface ServerOptions extends TransportConnectionOptions {
   /** The service whose stream this server consumes; also the consumer group's name. */
@@ -33,7 +34,6 @@ export interface ServerOptions extends TransportConnectionOptions {
   onHandled?: (pattern: string, outcome: 'ok' | 'error' | 'expired' | 'unknown', seconds: number) => void;
 }
 
-type StreamEntry = [id: string, fields: string[]];
 
 /**
  * The service side of the transport: one Redis stream per service, one consumer group per service, one consumer per
@@ -68,6 +68,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   private readonly unacknowledged: string[] = [];
   private readonly outbox = new TickBatcher<WireReply>((channel, replies) => this.publish(channel, replies));
   private lastWarning = 0;
+  private liveness?: ConsumerLiveness;
 
   constructor(private readonly serverOptions: ServerOptions) {
     super();
@@ -92,10 +93,24 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     this.reader.on('close', () => {
       this.groupReady = false;
     });
+    this.liveness = new ConsumerLiveness({
+      redis: this.commands,
+      stream: this.stream,
+      group: this.group,
+      consumer: this.consumer,
+      heartbeatKeyOf: (consumer) => heartbeatKey(this.prefix, this.serverOptions.service, consumer),
+      heartbeatTtlMs: this.heartbeatTtlMs,
+      warn: (message) => this.warn(message),
+      onClaimed: (entries) => this.take(entries),
+    });
     this.running = true;
     this.timers.push(
-      setInterval(() => void this.heartbeat(), this.heartbeatMs),
-      setInterval(() => void this.reclaim(), this.reclaimIntervalMs),
+      setInterval(() => void this.liveness?.heartbeat(), this.heartbeatMs),
+      setInterval(() => {
+        if (this.running && this.groupReady) {
+          void this.liveness?.reclaim();
+        }
+      }, this.reclaimIntervalMs),
     );
     this.readLoop = this.read();
     callback();
@@ -135,7 +150,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     const commands = this.commands;
     if (commands?.status === 'ready') {
       await commands.del(heartbeatKey(this.prefix, this.serverOptions.service, this.consumer)).catch(() => 0);
-      await this.deleteConsumerIfIdle(this.consumer);
+      await this.liveness?.deleteConsumerIfIdle(this.consumer);
     }
     await commands?.quit().catch(() => commands.disconnect());
   }
@@ -150,7 +165,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
         }
         if (!this.groupReady) {
           await this.ensureGroup();
-          await this.heartbeat();
+          await this.liveness?.heartbeat();
         }
         if (this.inFlight >= this.maxInFlight) {
           await new Promise<void>((resolve) => (this.slotFreed = resolve));
@@ -307,73 +322,6 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     });
   }
 
-  private async heartbeat(): Promise<void> {
-    const commands = this.commands;
-    if (commands?.status !== 'ready') {
-      return;
-    }
-    await commands
-      .set(heartbeatKey(this.prefix, this.serverOptions.service, this.consumer), '1', 'PX', this.heartbeatTtlMs)
-      .catch(() => undefined);
-  }
-
-  /** Claims the pending entries of replicas whose heartbeat has lapsed, and forgets those replicas once drained. */
-  private async reclaim(): Promise<void> {
-    const commands = this.commands;
-    if (!this.running || commands?.status !== 'ready' || !this.groupReady) {
-      return;
-    }
-    try {
-      const consumers = (await commands.xinfo('CONSUMERS', this.stream, this.group)) as unknown[][];
-      for (const info of consumers) {
-        const fields = toRecord(info);
-        const name = String(fields.name);
-        if (name === this.consumer) {
-          continue;
-        }
-        const alive = await commands.exists(heartbeatKey(this.prefix, this.serverOptions.service, name));
-        if (alive) {
-          continue;
-        }
-        if (Number(fields.pending) > 0) {
-          await this.claimFrom(name);
-        }
-        await this.deleteConsumerIfIdle(name);
-      }
-    } catch (error) {
-      if (!String(error).includes('NOGROUP')) {
-        this.warn(`Reclaim on ${this.stream} failed: ${String(error)}`);
-      }
-    }
-  }
-
-  private async claimFrom(deadConsumer: string): Promise<void> {
-    const commands = this.commands as Redis;
-    const pending = (await commands.xpending(this.stream, this.group, '-', '+', 1000, deadConsumer)) as [string, string, number, number][];
-    if (pending.length === 0) {
-      return;
-    }
-    // The min-idle guard makes the claim exclusive: once one replica claimed an entry its idle time restarts at zero.
-    const minIdle = Math.min(this.heartbeatTtlMs, 1000);
-    const claimed = (await commands.xclaim(
-      this.stream, this.group, this.consumer, minIdle, ...pending.map(([id]) => id),
-    )) as (StreamEntry | null)[];
-    // Entries deleted from the stream meanwhile are dropped from the pending list by XCLAIM itself and not returned.
-    const entries = claimed.filter((entry): entry is StreamEntry => entry !== null);
-    if (entries.length > 0) {
-      this.logger.warn(`Reclaimed ${entries.length} pending entries of ${this.stream} from stopped replica ${deadConsumer}`);
-      this.take(entries);
-    }
-  }
-
-  private async deleteConsumerIfIdle(name: string): Promise<void> {
-    const commands = this.commands as Redis;
-    const summary = (await commands.xpending(this.stream, this.group, '-', '+', 1, name).catch(() => [1])) as unknown[];
-    if (summary.length === 0) {
-      await commands.xgroup('DELCONSUMER', this.stream, this.group, name).catch(() => 0);
-    }
-  }
-
   private warn(message: string): void {
     const now = Date.now();
     if (now - this.lastWarning > 5000) {
@@ -381,14 +329,6 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       this.logger.warn(message);
     }
   }
-}
-
-function toRecord(flat: unknown[]): Record<string, unknown> {
-  const record: Record<string, unknown> = {};
-  for (let index = 0; index + 1 < flat.length; index += 2) {
-    record[String(flat[index])] = flat[index + 1];
-  }
-  return record;
 }
 
 function sleep(ms: number): Promise<void> {

@@ -27,6 +27,9 @@ export interface WireReply {
   e?: ErrorPayload;
 }
 
+/** A stream entry as XREADGROUP/XCLAIM return it. */
+export type StreamEntry = [id: string, fields: string[]];
+
 export const REQUEST_FIELD = 'm';
 
 /** Most requests in one stream entry: large enough to save commands under load, small enough to spread it over replicas. */

@@ -1,5 +1,6 @@
 import { ApiKeyView, AuditEntryView, GameView } from '@game-wallet/contracts';
 import { TEST_OPERATOR, TestPlatform, http } from '@game-wallet/testing';
+import Redis from 'ioredis';
 
 type Game = GameView;
 type ApiKey = ApiKeyView & { key?: string };
@@ -26,6 +27,21 @@ describe('console API', () => {
   });
 
   describe('sign-in', () => {
+    it('never sends the password through Redis (only a digest crosses the transport)', async () => {
+      const client = new Redis(platform.env.REDIS_URL);
+      const monitor = await client.monitor();
+      const seen: string[] = [];
+      monitor.on('monitor', (_time: string, args: string[]) => seen.push(args.join(' ')));
+      await signIn(TEST_OPERATOR.email, TEST_OPERATOR.password, '203.0.113.40');
+      await signIn(TEST_OPERATOR.email, 'a-wrong-password', '203.0.113.40');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      monitor.disconnect();
+      client.disconnect();
+      expect(seen.some((command) => command.includes('identity.console.signIn'))).toBe(true);
+      expect(seen.join('\n')).not.toContain(TEST_OPERATOR.password);
+      expect(seen.join('\n')).not.toContain('a-wrong-password');
+    });
+
     it('answers 200 {token, expiresAt} and sets an HttpOnly, SameSite=Strict session cookie that works alone', async () => {
       const response = await fetch(`${platform.baseUrl}/v1/console/session`, {
         method: 'POST',
@@ -227,7 +243,7 @@ describe('console API', () => {
     });
 
     it('answers 429 after 10 failed sign-ins a minute for one e-mail, even with the right password', async () => {
-      const failedEarlierInThisSuite = 1; // the wrong-password case above
+      const failedEarlierInThisSuite = 2; // the wrong passwords of the Redis check and of the 401 case above
       for (let attempt = failedEarlierInThisSuite; attempt < 10; attempt += 1) {
         expect((await signIn(TEST_OPERATOR.email, `wrong-${attempt}`, `198.51.100.${attempt}`)).status).toBe(401);
       }

@@ -8,3 +8,4 @@ export * from './principal';
 export * from './services';
 export * from './paging';
 export * from './wallet';
+export * from './console-password';

@@ -84,7 +84,8 @@ export interface PatternContract {
   'identity.profiles.revoke': { request: { profileId: string }; response: { revokedBefore: number } };
   'identity.tokens.jwks': { request: Record<string, never>; response: Jwks };
   'identity.tokens.revocations': { request: Record<string, never>; response: RevocationList };
-  'identity.console.signIn': { request: { email: string; password: string; ip: string }; response: ConsoleSessionView };
+  /** `passwordDigest` is `consolePasswordDigest(email, password)`: the password itself never crosses the transport. */
+  'identity.console.signIn': { request: { email: string; passwordDigest: string; ip: string }; response: ConsoleSessionView };
   'identity.console.signOut': { request: Record<string, never>; response: { signedOut: true } };
   'identity.audit.list': { request: PageRequest & { gameId: string }; response: Page<AuditEntryView> };
   'wallet.ping': { request: Record<string, never>; response: PingResponse };

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { Authenticated, CONSOLE_COOKIE, CurrentPrincipal, Public } from '@game-wallet/auth';
-import { ConsoleSessionView, PATTERNS, Principal } from '@game-wallet/contracts';
+import { ConsoleSessionView, PATTERNS, Principal, consolePasswordDigest, normalizeEmail } from '@game-wallet/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ServiceCalls } from '../services/service-calls';
@@ -18,7 +18,12 @@ export class ConsoleSessionController {
   @Public()
   async signIn(@Body() body: unknown, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ConsoleSessionView> {
     const { email, password } = parseBody(signInBody, body);
-    const session = await this.services.call(PATTERNS.identity.signIn, { email, password, ip: request.ip }, { kind: 'system' }, request);
+    const session = await this.services.call(
+      PATTERNS.identity.signIn,
+      { email: normalizeEmail(email), passwordDigest: consolePasswordDigest(email, password), ip: request.ip },
+      { kind: 'system' },
+      request,
+    );
     void reply.setCookie(CONSOLE_COOKIE, session.token, {
       httpOnly: true,
       sameSite: 'strict',

@@ -11,7 +11,7 @@ export class ConsoleController {
   @MessagePattern(PATTERNS.identity.signIn)
   signIn(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'identity.console.signIn'>>): Promise<ConsoleSessionView> {
     requireSystem(principal);
-    return this.operators.signIn(payload.email, payload.password, payload.ip);
+    return this.operators.signIn(payload.email, payload.passwordDigest, payload.ip);
   }
 
   @MessagePattern(PATTERNS.identity.signOut)

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AppError, ConsoleSessionView, Principal } from '@game-wallet/contracts';
+import { AppError, ConsoleSessionView, Principal, consolePasswordDigest, normalizeEmail } from '@game-wallet/contracts';
 import { newId } from '@game-wallet/database';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,7 +45,7 @@ export class OperatorsService {
     }
     const email = fromConfig ? (this.config.consoleAdminEmail as string) : DEV_ADMIN_EMAIL;
     const password = fromConfig ? (this.config.consoleAdminPassword as string) : randomBytes(12).toString('base64url');
-    await this.operators.insert({ id: newId(), email, passwordHash: await hashPassword(password), createdAt: new Date() });
+    await this.operators.insert({ id: newId(), email, passwordHash: await hashPassword(consolePasswordDigest(email, password)), createdAt: new Date() });
     if (fromConfig) {
       this.logger.log(`Created the first console operator ${email}`);
       return;
@@ -57,11 +57,12 @@ export class OperatorsService {
     process.stdout.write(`CONSOLE SIGN-IN (development, shown once): ${email} / ${password}   (also in ${file})\n`);
   }
 
-  async signIn(email: string, password: string, ip: string): Promise<ConsoleSessionView> {
-    const normalized = email.trim().toLowerCase();
+  /** `passwordDigest`: {@link consolePasswordDigest} of the password, made by the gateway. */
+  async signIn(email: string, passwordDigest: string, ip: string): Promise<ConsoleSessionView> {
+    const normalized = normalizeEmail(email);
     await this.limiter.check(normalized, ip);
     const operator = await this.operators.findByEmail(normalized);
-    const valid = await verifyPassword(password, operator?.passwordHash ?? (await DECOY_HASH_PROMISE));
+    const valid = await verifyPassword(passwordDigest, operator?.passwordHash ?? (await DECOY_HASH_PROMISE));
     if (!operator || !valid) {
       await this.limiter.failed(normalized, ip);
       throw new AppError('INVALID_CREDENTIALS', 'Wrong e-mail or password');

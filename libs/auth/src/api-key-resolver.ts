@@ -76,7 +76,8 @@ export class ApiKeyResolver {
 
   private async lookup(hash: string): Promise<ResolvedApiKey | null> {
     const evictionsBefore = this.evictions;
-    const shared = await this.redis.get(apiKeyCacheKey(this.prefix, hash));
+    // An unreadable shared cache is a miss: identity answers (or the transport says 503 if Redis is gone).
+    const shared = await this.redis.get(apiKeyCacheKey(this.prefix, hash)).catch(() => null);
     const state =
       shared !== null
         ? (JSON.parse(shared) as ResolvedApiKey | null)

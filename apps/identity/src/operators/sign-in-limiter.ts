@@ -28,7 +28,15 @@ export class SignInLimiter {
   /** Throws 429 `RATE_LIMITED` (with the wait) while either counter is at its limit. */
   async check(email: string, ip: string): Promise<void> {
     const keys = this.keys(email, ip);
-    const results = await this.redis.multi().mget(...keys).pttl(keys[0]).pttl(keys[1]).exec();
+    const results = await this.redis
+      .multi()
+      .mget(...keys)
+      .pttl(keys[0])
+      .pttl(keys[1])
+      .exec()
+      .catch(() => {
+        throw new AppError('SERVICE_UNAVAILABLE', 'Sign-in is unavailable right now (Redis)');
+      });
     const counts = (results?.[0][1] as (string | null)[] | undefined) ?? [];
     const ttls = [results?.[1][1], results?.[2][1]].map(Number);
     const blocked = counts.map((count, index) => (Number(count ?? 0) >= MAX_FAILURES ? ttls[index] : -1)).filter((ttl) => ttl >= 0);
@@ -43,6 +51,8 @@ export class SignInLimiter {
     for (const key of this.keys(email, ip)) {
       pipeline.incr(key).expire(key, WINDOW_SECONDS, 'NX');
     }
-    await pipeline.exec();
+    await pipeline.exec().catch(() => {
+      throw new AppError('SERVICE_UNAVAILABLE', 'Sign-in is unavailable right now (Redis)');
+    });
   }
 }

@@ -1,3 +1,5 @@
+import { AppError } from './app-error';
+
 /**
  * Who is calling, as established by the gateway. It travels with every message so that every service query can be
  * scoped by it. A service never trusts an id from a request body over the principal.
@@ -25,4 +27,39 @@ export function actorOf(principal: Principal): string {
 /** The game a principal acts for; operators and the system act for none. */
 export function applicationOf(principal: Principal): string | undefined {
   return principal.kind === 'apiKey' || principal.kind === 'profile' ? principal.applicationId : undefined;
+}
+
+export type OperatorPrincipal = Extract<Principal, { kind: 'operator' }>;
+export type ApiKeyPrincipal = Extract<Principal, { kind: 'apiKey' }>;
+export type GamePrincipal = Extract<Principal, { kind: 'apiKey' | 'profile' }>;
+
+/** Console operations are for signed-in operators only (403 `FORBIDDEN`). */
+export function requireOperator(principal: Principal): OperatorPrincipal {
+  if (principal.kind !== 'operator') {
+    throw new AppError('FORBIDDEN', 'This operation needs a console session');
+  }
+  return principal;
+}
+
+/** Platform-internal operations (key lookups, usage, revocation lists) come with the system principal. */
+export function requireSystem(principal: Principal): void {
+  if (principal.kind !== 'system') {
+    throw new AppError('FORBIDDEN', 'This operation is for the platform only');
+  }
+}
+
+/** Operations on a game's data: an API key or a profile token of that game (403 `FORBIDDEN` otherwise). */
+export function requireGameCredential(principal: Principal): GamePrincipal {
+  if (principal.kind !== 'apiKey' && principal.kind !== 'profile') {
+    throw new AppError('FORBIDDEN', 'This operation needs an API key or a profile token');
+  }
+  return principal;
+}
+
+/** Operations a profile token may not do (403 `API_KEY_REQUIRED`, SPEC §2). */
+export function requireApiKey(principal: Principal): ApiKeyPrincipal {
+  if (principal.kind !== 'apiKey') {
+    throw new AppError(principal.kind === 'profile' ? 'API_KEY_REQUIRED' : 'FORBIDDEN', 'This operation needs an API key of the game');
+  }
+  return principal;
 }

@@ -1,15 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
-import { AppError, MessageEnvelope, PATTERNS, Page, PlayerView, Principal, RequestOf } from '@game-wallet/contracts';
+import { MessageEnvelope, PATTERNS, Page, PlayerView, RequestOf, requireApiKey, requireOperator } from '@game-wallet/contracts';
 import { RedisStreamsContext } from '@game-wallet/transport';
 import { PlayersService } from './players.service';
-
-function requireApiKey(principal: Principal): Extract<Principal, { kind: 'apiKey' }> {
-  if (principal.kind !== 'apiKey') {
-    throw new AppError('API_KEY_REQUIRED', 'Players are managed with an API key');
-  }
-  return principal;
-}
 
 @Controller()
 export class PlayersController {
@@ -31,9 +24,7 @@ export class PlayersController {
   /** Console only (the gateway checked the session and that the game exists). */
   @MessagePattern(PATTERNS.core.listPlayers)
   list(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'core.players.list'>>): Promise<Page<PlayerView>> {
-    if (principal.kind !== 'operator') {
-      throw new AppError('FORBIDDEN', 'This operation needs a console session');
-    }
+    requireOperator(principal);
     return this.players.list(payload.gameId, payload.limit, payload.cursor, payload.uniqueId);
   }
 }

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, PATTERNS, Page, PlayerView, Principal, decodeCursor, encodeCursor } from '@game-wallet/contracts';
+import { ApiKeyPrincipal, AppError, PATTERNS, Page, PlayerView, decodeCursor, pageOf } from '@game-wallet/contracts';
 import { isUuid, newId } from '@game-wallet/database';
 import { RedisStreamsClient } from '@game-wallet/transport';
 import { PlayerEntity } from './entities/player.entity';
 import { PlayersRepository } from './players.repository';
 
-type ApiKeyCaller = Extract<Principal, { kind: 'apiKey' }>;
+type ApiKeyCaller = ApiKeyPrincipal;
 
 export function toPlayerView(player: PlayerEntity): PlayerView {
   return {
@@ -77,8 +77,6 @@ export class PlayersService {
   }
 
   async list(gameId: string, limit: number, cursor?: string, uniqueId?: string): Promise<Page<PlayerView>> {
-    const rows = await this.players.listReady(gameId, limit + 1, decodeCursor(cursor), uniqueId);
-    const items = rows.slice(0, limit).map(toPlayerView);
-    return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1].id) : null };
+    return pageOf(await this.players.listReady(gameId, limit + 1, decodeCursor(cursor), uniqueId), limit, toPlayerView);
   }
 }

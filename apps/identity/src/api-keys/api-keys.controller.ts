@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { ApiKeyView, CreatedApiKeyView, MessageEnvelope, PATTERNS, RequestOf, ResolvedApiKey } from '@game-wallet/contracts';
-import { requireOperator, requireSystem } from '../principals';
+import { ApiKeyView, CreatedApiKeyView, MessageEnvelope, PATTERNS, RequestOf, ResolvedApiKey, requireOperator, requireSystem } from '@game-wallet/contracts';
 import { ApiKeysService } from './api-keys.service';
 
 @Controller()

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AuditEntryView, Page, Principal, actorOf, decodeCursor, encodeCursor } from '@game-wallet/contracts';
+import { AuditEntryView, Page, Principal, actorOf, decodeCursor, pageOf } from '@game-wallet/contracts';
 import { newId } from '@game-wallet/database';
 import { EntityManager } from 'typeorm';
 import { AuditRepository } from './audit.repository';
@@ -34,7 +34,7 @@ export class AuditService {
 
   async listForGame(applicationId: string, limit: number, cursor?: string): Promise<Page<AuditEntryView>> {
     const rows = await this.audit.listForGame(applicationId, limit + 1, decodeCursor(cursor));
-    const items = rows.slice(0, limit).map((row) => ({
+    return pageOf(rows, limit, (row) => ({
       id: row.id,
       at: row.at.toISOString(),
       actor: row.actor,
@@ -42,6 +42,5 @@ export class AuditService {
       target: row.target,
       details: row.details,
     }));
-    return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1].id) : null };
   }
 }

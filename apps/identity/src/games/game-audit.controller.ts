@@ -1,8 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { AuditEntryView, MessageEnvelope, PATTERNS, Page, RequestOf } from '@game-wallet/contracts';
+import { AuditEntryView, MessageEnvelope, PATTERNS, Page, RequestOf, requireOperator } from '@game-wallet/contracts';
 import { AuditService } from '../audit/audit.service';
-import { requireOperator } from '../principals';
 import { GamesService } from './games.service';
 
 /** A game's audit trail, for the console. */

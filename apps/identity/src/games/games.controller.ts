@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { GameView, MessageEnvelope, PATTERNS, Page, RequestOf } from '@game-wallet/contracts';
-import { requireOperator } from '../principals';
+import { GameView, MessageEnvelope, PATTERNS, Page, RequestOf, requireOperator } from '@game-wallet/contracts';
 import { GamesService, toGameView } from './games.service';
 
 @Controller()

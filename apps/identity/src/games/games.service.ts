@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, GameView, Page, Principal, decodeCursor, encodeCursor } from '@game-wallet/contracts';
+import { AppError, GameView, Page, Principal, decodeCursor, pageOf } from '@game-wallet/contracts';
 import { isUuid, newId } from '@game-wallet/database';
 import { AuditService } from '../audit/audit.service';
 import { GameEntity } from './entities/game.entity';
@@ -26,9 +26,7 @@ export class GamesService {
   }
 
   async list(limit: number, cursor?: string): Promise<Page<GameView>> {
-    const rows = await this.games.list(limit + 1, decodeCursor(cursor));
-    const items = rows.slice(0, limit).map(toGameView);
-    return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1].id) : null };
+    return pageOf(await this.games.list(limit + 1, decodeCursor(cursor)), limit, toGameView);
   }
 
   create(name: string, principal: Principal): Promise<GameView> {

@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { ConsoleSessionView, MessageEnvelope, PATTERNS, RequestOf } from '@game-wallet/contracts';
-import { requireOperator, requireSystem } from '../principals';
+import { ConsoleSessionView, MessageEnvelope, PATTERNS, RequestOf, requireOperator, requireSystem } from '@game-wallet/contracts';
 import { OperatorsService } from './operators.service';
 
 @Controller()

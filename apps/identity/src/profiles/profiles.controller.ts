@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { AppError, IssuedToken, MessageEnvelope, PATTERNS, ProfileView, RequestOf } from '@game-wallet/contracts';
-import { requireGameCredential } from '../principals';
+import { IssuedToken, MessageEnvelope, PATTERNS, ProfileView, RequestOf, requireApiKey, requireGameCredential } from '@game-wallet/contracts';
 import { ProfilesService, toProfileView } from './profiles.service';
 
 @Controller()
@@ -11,11 +10,7 @@ export class ProfilesController {
   /** For player creation: the profile of a game's player, made on first call, the same one after. */
   @MessagePattern(PATTERNS.identity.createOrGetProfile)
   createOrGet(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'identity.profiles.createOrGet'>>): Promise<ProfileView & { created: boolean }> {
-    const caller = requireGameCredential(principal);
-    if (caller.kind !== 'apiKey') {
-      throw new AppError('API_KEY_REQUIRED', 'Profiles are created with an API key');
-    }
-    return this.profiles.createOrGet(caller.applicationId, payload.externalKey);
+    return this.profiles.createOrGet(requireApiKey(principal).applicationId, payload.externalKey);
   }
 
   @MessagePattern(PATTERNS.identity.getProfile)
@@ -30,10 +25,6 @@ export class ProfilesController {
 
   @MessagePattern(PATTERNS.identity.revokeProfile)
   async revoke(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'identity.profiles.revoke'>>): Promise<{ revokedBefore: number }> {
-    const caller = requireGameCredential(principal);
-    if (caller.kind !== 'apiKey') {
-      throw new AppError('API_KEY_REQUIRED', 'Revoking needs an API key of the game');
-    }
-    return { revokedBefore: await this.profiles.revoke(payload.profileId, caller) };
+    return { revokedBefore: await this.profiles.revoke(payload.profileId, requireApiKey(principal)) };
   }
 }

@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { Jwks, MessageEnvelope, PATTERNS, RevocationList } from '@game-wallet/contracts';
-import { requireSystem } from '../principals';
+import { Jwks, MessageEnvelope, PATTERNS, RevocationList, requireSystem } from '@game-wallet/contracts';
 import { RevocationsService } from './revocations.service';
 import { SigningKeysService } from './signing-keys.service';
 

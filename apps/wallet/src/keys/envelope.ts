@@ -52,35 +52,33 @@ function unwrapDataKey(walletId: string, sealed: SealedSecret, masterKeys: Map<s
   return open(masterKey, { ciphertext: sealed.dataKeyCiphertext, iv: sealed.dataKeyIv, tag: sealed.dataKeyTag }, wrapAad(walletId, sealed.masterKeyId));
 }
 
-/** The wallet's entropy; the caller zeroes it after use. A ciphertext that is not this wallet's fails here. */
-export function openEntropy(walletId: string, sealed: SealedSecret, masterKeys: Map<string, Buffer>): Buffer {
+/**
+ * Runs `work` with the wallet's unwrapped data key and zeroes the key afterwards; an authentication failure anywhere
+ * (wrong wallet, swapped ciphertext, wrong master key) becomes a {@link KeyIntegrityError} naming the wallet.
+ */
+function withDataKey<T>(walletId: string, sealed: SealedSecret, masterKeys: Map<string, Buffer>, work: (dataKey: Buffer) => T): T {
   let dataKey: Buffer | undefined;
   try {
     dataKey = unwrapDataKey(walletId, sealed, masterKeys);
-    return open(dataKey, { ciphertext: sealed.entropyCiphertext, iv: sealed.entropyIv, tag: sealed.entropyTag }, Buffer.from(walletId));
+    return work(dataKey);
   } catch (error) {
-    if (error instanceof IntegrityError) {
-      throw new KeyIntegrityError(walletId);
-    }
-    throw error;
+    throw error instanceof IntegrityError ? new KeyIntegrityError(walletId) : error;
   } finally {
     dataKey?.fill(0);
   }
 }
 
+/** The wallet's entropy; the caller zeroes it after use. A ciphertext that is not this wallet's fails here. */
+export function openEntropy(walletId: string, sealed: SealedSecret, masterKeys: Map<string, Buffer>): Buffer {
+  return withDataKey(walletId, sealed, masterKeys, (dataKey) =>
+    open(dataKey, { ciphertext: sealed.entropyCiphertext, iv: sealed.entropyIv, tag: sealed.entropyTag }, Buffer.from(walletId)),
+  );
+}
+
 /** The same secret with its data key wrapped by another master key (the entropy ciphertext does not change). */
 export function rewrapEntropy(walletId: string, sealed: SealedSecret, masterKeys: Map<string, Buffer>, toId: string): SealedSecret {
-  let dataKey: Buffer | undefined;
-  try {
-    dataKey = unwrapDataKey(walletId, sealed, masterKeys);
+  return withDataKey(walletId, sealed, masterKeys, (dataKey) => {
     const wrapped = seal(masterKeys.get(toId) as Buffer, dataKey, wrapAad(walletId, toId));
     return { ...sealed, dataKeyCiphertext: wrapped.ciphertext, dataKeyIv: wrapped.iv, dataKeyTag: wrapped.tag, masterKeyId: toId };
-  } catch (error) {
-    if (error instanceof IntegrityError) {
-      throw new KeyIntegrityError(walletId);
-    }
-    throw error;
-  } finally {
-    dataKey?.fill(0);
-  }
+  });
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AuditEntryView, Page, decodeCursor, encodeCursor } from '@game-wallet/contracts';
+import { AuditEntryView, Page, decodeCursor, pageOf } from '@game-wallet/contracts';
 import { SignaturesRepository } from './signatures.repository';
 
 /** The signature audit trail of a game, in the console's audit shape (merged there with identity's). */
@@ -9,7 +9,7 @@ export class SignaturesService {
 
   async list(applicationId: string, limit: number, cursor?: string): Promise<Page<AuditEntryView>> {
     const rows = await this.signatures.listForGame(applicationId, limit + 1, decodeCursor(cursor));
-    const items = rows.slice(0, limit).map((row) => ({
+    return pageOf(rows, limit, (row) => ({
       id: row.id,
       at: row.at.toISOString(),
       actor: row.credential,
@@ -17,6 +17,5 @@ export class SignaturesService {
       target: `wallet:${row.walletId}`,
       details: { chain: row.chain, messageSha256: row.messageSha256 },
     }));
-    return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1].id) : null };
   }
 }

@@ -1,16 +1,8 @@
-import { AppError, Principal } from '@game-wallet/contracts';
+import { AppError, GamePrincipal } from '@game-wallet/contracts';
 import { isUuid } from '@game-wallet/database';
 import { WalletPublic } from './wallets.repository';
 
-export type GameCaller = Extract<Principal, { kind: 'apiKey' | 'profile' }>;
-
-/** An API key of the game or a profile token; anything else is refused. */
-export function requireGameCaller(principal: Principal): GameCaller {
-  if (principal.kind !== 'apiKey' && principal.kind !== 'profile') {
-    throw new AppError('FORBIDDEN', 'This operation needs an API key or a profile token');
-  }
-  return principal;
-}
+export type GameCaller = GamePrincipal;
 
 /** 404 when there is no such wallet (a malformed id included), then 403 for another game's or another profile's. */
 export function checkWalletAccess<W extends WalletPublic>(walletId: string, wallet: W | null, caller: GameCaller): W {

@@ -1,9 +1,20 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { AppError, AuditEntryView, MessageEnvelope, PATTERNS, Page, RequestOf, SignatureView, WalletAddresses, WalletView } from '@game-wallet/contracts';
+import {
+  AuditEntryView,
+  MessageEnvelope,
+  PATTERNS,
+  Page,
+  RequestOf,
+  SignatureView,
+  WalletAddresses,
+  WalletView,
+  requireApiKey,
+  requireGameCredential,
+  requireOperator,
+} from '@game-wallet/contracts';
 import { SignaturesService } from '../signatures/signatures.service';
 import { SigningService } from '../signatures/signing.service';
-import { requireGameCaller } from './wallet-access';
 import { WalletsService, toWalletView } from './wallets.service';
 
 @Controller()
@@ -17,38 +28,29 @@ export class WalletsController {
   /** For player creation (core, with the game's API key as principal). */
   @MessagePattern(PATTERNS.wallet.createOrGetWallet)
   createOrGet(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'wallet.wallets.createOrGet'>>): Promise<{ walletId: string; created: boolean }> {
-    if (principal.kind !== 'apiKey') {
-      throw new AppError('API_KEY_REQUIRED', 'Wallets are created with an API key');
-    }
-    return this.wallets.createOrGet(principal.applicationId, payload.profileId);
+    return this.wallets.createOrGet(requireApiKey(principal).applicationId, payload.profileId);
   }
 
   @MessagePattern(PATTERNS.wallet.getWallet)
   async get(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'wallet.wallets.get'>>): Promise<WalletView> {
-    return toWalletView(await this.wallets.get(payload.walletId, requireGameCaller(principal)));
+    return toWalletView(await this.wallets.get(payload.walletId, requireGameCredential(principal)));
   }
 
   @MessagePattern(PATTERNS.wallet.sign)
   sign(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'wallet.wallets.sign'>>): Promise<SignatureView> {
-    return this.signing.sign(payload.walletId, payload.chain, Buffer.from(payload.message, 'base64'), requireGameCaller(principal));
+    return this.signing.sign(payload.walletId, payload.chain, Buffer.from(payload.message, 'base64'), requireGameCredential(principal));
   }
 
   /** Console only: the gateway checked the session; the game id scopes the lookup. */
   @MessagePattern(PATTERNS.wallet.addresses)
   addresses(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'wallet.wallets.addresses'>>): Promise<Record<string, WalletAddresses>> {
-    requireOperator(principal.kind);
+    requireOperator(principal);
     return this.wallets.addresses(payload.gameId, payload.walletIds);
   }
 
   @MessagePattern(PATTERNS.wallet.listSignatures)
   listSignatures(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'wallet.signatures.list'>>): Promise<Page<AuditEntryView>> {
-    requireOperator(principal.kind);
+    requireOperator(principal);
     return this.signatures.list(payload.gameId, payload.limit, payload.cursor);
-  }
-}
-
-function requireOperator(kind: string): void {
-  if (kind !== 'operator') {
-    throw new AppError('FORBIDDEN', 'This operation needs a console session');
   }
 }

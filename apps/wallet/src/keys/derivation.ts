@@ -3,9 +3,8 @@ import { keccak_256 } from '@noble/hashes/sha3';
 import { base58 } from '@scure/base';
 import { entropyToMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english';
-import { ed25519 } from '@noble/curves/ed25519';
 import { secp256k1 } from '@noble/curves/secp256k1';
-import { createHmac, pbkdf2Sync } from 'node:crypto';
+import { createHmac, createPrivateKey, createPublicKey, pbkdf2Sync } from 'node:crypto';
 
 /** SPEC §6 derivation paths: the ones MetaMask, Phantom and Sui Wallet use for the first account. */
 export const PATHS = {
@@ -112,9 +111,19 @@ export function slip10Ed25519(seed: Uint8Array, path: string): Uint8Array {
   return key;
 }
 
-/** Ed25519 public key (32 bytes) of a 32-byte private key (@noble/curves). */
+/**
+ * Ed25519 public key (32 bytes) of a 32-byte private key, by node:crypto (OpenSSL): the raw key goes in as a JWK —
+ * the one import that skips OpenSSL's decoder chain — and the public half comes out as one. About 3× faster than
+ * @noble/curves here; equal to it for random keys and to every vector (derivation.spec.ts). For a private OKP JWK,
+ * Node reads only `d` (`x` must merely be a string).
+ */
 export function ed25519PublicKey(privateKey: Uint8Array): Buffer {
-  return Buffer.from(ed25519.getPublicKey(privateKey));
+  const d = Buffer.from(privateKey).toString('base64url');
+  const { x } = createPublicKey(createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d, x: '' }, format: 'jwk' })).export({ format: 'jwk' });
+  if (typeof x !== 'string') {
+    throw new Error('Ed25519 public key export returned no key');
+  }
+  return Buffer.from(x, 'base64url');
 }
 
 /** EIP-55 mixed-case checksum of a 20-byte address. */

@@ -52,7 +52,7 @@ export class SigningService {
     }
     const at = new Date();
     await this.repository.transaction(async (manager) => {
-      await this.repository.touch(wallet.applicationId, wallet.id, at, manager);
+      await this.repository.touch(wallet.id, at, manager);
       await this.signatures.insert(
         {
           id: newId(),

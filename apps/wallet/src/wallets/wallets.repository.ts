@@ -33,8 +33,30 @@ export class WalletsRepository {
 
   /** Inserts unless the profile already has a wallet; true when this call inserted it. */
   async insertIfAbsent(wallet: WalletEntity): Promise<boolean> {
-    const result = await this.wallets.createQueryBuilder().insert().into(WalletEntity).values(wallet).orIgnore().returning(['id']).execute();
-    return result.raw.length > 0;
+    const inserted: { id: string }[] = await this.wallets.query(
+      `INSERT INTO wallet.wallets (id, application_id, profile_id, address_evm, address_sol, address_sui, created_at, last_used_at,
+                                   entropy_ciphertext, entropy_iv, entropy_tag, data_key_ciphertext, data_key_iv, data_key_tag, master_key_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+       ON CONFLICT DO NOTHING RETURNING id`,
+      [
+        wallet.id,
+        wallet.applicationId,
+        wallet.profileId,
+        wallet.addressEvm,
+        wallet.addressSol,
+        wallet.addressSui,
+        wallet.createdAt,
+        wallet.lastUsedAt,
+        wallet.entropyCiphertext,
+        wallet.entropyIv,
+        wallet.entropyTag,
+        wallet.dataKeyCiphertext,
+        wallet.dataKeyIv,
+        wallet.dataKeyTag,
+        wallet.masterKeyId,
+      ],
+    );
+    return inserted.length > 0;
   }
 
   /** The addresses of a game's wallets among `ids`. */
@@ -42,8 +64,13 @@ export class WalletsRepository {
     return this.wallets.find({ select: ['id', 'addressEvm', 'addressSol', 'addressSui'], where: { applicationId, id: In(ids) } });
   }
 
-  async touch(applicationId: string, id: string, at: Date, manager: EntityManager): Promise<void> {
-    await manager.update(WalletEntity, { applicationId, id }, { lastUsedAt: at });
+  /**
+   * Moves `lastUsedAt` forward to `at` (never back, whatever order concurrent signatures commit in). By primary key
+   * alone: the caller has already checked the wallet is the caller's, and a fresh table without statistics could
+   * otherwise lead the planner to walk the game's (application_id, profile_id) index.
+   */
+  async touch(id: string, at: Date, manager: EntityManager): Promise<void> {
+    await manager.query('UPDATE wallet.wallets SET last_used_at = GREATEST(last_used_at, $2) WHERE id = $1', [id, at]);
   }
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {

@@ -8,6 +8,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { cpuSnapshot } from './cpu-share.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
@@ -84,8 +85,10 @@ export async function startPlatform(name, apps = ['identity', 'wallet', 'core', 
       return { gameId: game.id, key: key.key, keyId: key.id };
     },
     async stop() {
+      // Each app gets up to 10 s to stop on its own (flushing what it holds, writing a CPU profile), then is killed.
+      const exited = children.map((child) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((done) => child.once('exit', done))));
       for (const child of children) child.kill('SIGTERM');
-      await sleep(1500);
+      await Promise.race([Promise.all(exited), sleep(10_000)]);
       for (const child of children) child.kill('SIGKILL');
       const admin = new Client({ connectionString: ADMIN_DB });
       await admin.connect();
@@ -122,13 +125,45 @@ export async function json(method, url, body, headers = {}) {
   return response.json();
 }
 
-/** 2 s warm-up, then `duration` s at 64 connections; req/s, p50/p99 (ms), errors, non-2xx. */
+/**
+ * 2 s warm-up, then `duration` s at 64 connections; req/s, p50/p99 (ms), errors, non-2xx, and the CPU time each kind of
+ * process spent per request (µs, see cpu-share.mjs).
+ */
 export async function measure(name, options, duration = 10) {
   await autocannon({ ...options, connections: 64, duration: 2 });
+  const cpu = cpuSnapshot();
   const result = await autocannon({ ...options, connections: 64, duration });
-  const row = { name, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
+  const row = {
+    name,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    cpuMicrosPerRequest: cpu.perRequest(result.requests.total),
+  };
   console.log(`${name}: ${row.rps} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, errors ${row.errors}, non-2xx ${row.non2xx}`);
   return row;
+}
+
+/**
+ * Measures `a` then `b`, `rounds` times over, and keeps the round whose ratio b ÷ a is the median: on a shared 2-core
+ * machine single runs swing by ±20 %, and a ratio taken from back-to-back runs swings far less.
+ */
+export async function pairedRounds(a, b, { rounds = 3, duration = 6 } = {}) {
+  const pairs = [];
+  for (let round = 1; round <= rounds; round += 1) {
+    const first = await measure(`${a.name}, round ${round}`, a.options, duration);
+    const second = await measure(`${b.name}, round ${round}`, b.options, duration);
+    pairs.push({ a: { ...first, name: a.name }, b: { ...second, name: b.name }, ratio: second.rps / first.rps });
+  }
+  const sorted = [...pairs].sort((x, y) => x.ratio - y.ratio);
+  return { pairs, median: sorted[Math.floor(sorted.length / 2)] };
+}
+
+/** One line per row: where its CPU time went, in µs per request. */
+export function cpuLines(rows) {
+  return rows.map((row) => `- ${row.name}: ${Object.entries(row.cpuMicrosPerRequest).filter(([, micros]) => micros > 0).map(([label, micros]) => `${label} ${micros}`).join(', ')}`);
 }
 
 export function machine() {

@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RunningProcess, dropDatabase, queryOnce, spawnApp, uniqueDatabaseUrl, uniquePrefix, freePort, waitForHttp, deleteKeys, TEST_REDIS_URL } from '@game-wallet/testing';
+import { RunningProcess, dropDatabase, queryOnce, spawnApp, uniqueDatabaseUrl, uniquePrefix, freePort, waitFor, waitForHttp, deleteKeys, TEST_REDIS_URL } from '@game-wallet/testing';
 
 describe('migrations at start (advisory lock)', () => {
   const database = uniqueDatabaseUrl('migrations');
@@ -9,7 +10,7 @@ describe('migrations at start (advisory lock)', () => {
   const prefix = uniquePrefix('migrations');
   const running: RunningProcess[] = [];
 
-  const start = async (): Promise<RunningProcess> => {
+  const spawnIdentity = async (env: Record<string, string> = {}): Promise<{ app: RunningProcess; port: number }> => {
     const port = await freePort();
     const app = spawnApp('identity', {
       DATABASE_URL: database.url,
@@ -17,8 +18,13 @@ describe('migrations at start (advisory lock)', () => {
       TRANSPORT_KEY_PREFIX: prefix,
       IDENTITY_PORT: String(port),
       DATA_DIR: dataDir,
+      ...env,
     });
     running.push(app);
+    return { app, port };
+  };
+  const start = async (): Promise<RunningProcess> => {
+    const { app, port } = await spawnIdentity();
     await waitForHttp(`http://127.0.0.1:${port}/v1/health`, app);
     return app;
   };
@@ -51,5 +57,14 @@ describe('migrations at start (advisory lock)', () => {
   it('keeps each service in its own schema', async () => {
     const schemas = await queryOnce<{ nspname: string }>(database.url, "SELECT nspname FROM pg_namespace WHERE nspname IN ('identity','wallet','core','public')");
     expect(schemas.map((row) => row.nspname).sort()).toEqual(['identity', 'public']);
+  });
+
+  it('refuses to start, naming IDENTITY_KEY_ENCRYPTION_KEY, when the signing keys were sealed under another key', async () => {
+    await start(); // the signing key exists, sealed under the development key of the data folder
+    await Promise.all(running.splice(0).map((app) => app.stop()));
+    const { app } = await spawnIdentity({ IDENTITY_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64') });
+    await waitFor(() => !app.running, 30_000, 'identity to stop');
+    expect(app.output).toContain('does not open with this IDENTITY_KEY_ENCRYPTION_KEY');
+    expect(app.output).not.toMatch(/IntegrityError/);
   });
 });

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { BROADCAST, Jwks, PublicJwk, broadcastChannel } from '@game-wallet/contracts';
-import { open, seal } from '@game-wallet/crypto';
+import { IntegrityError, open, seal } from '@game-wallet/crypto';
 import { newId } from '@game-wallet/database';
 import { APP_REDIS } from '@game-wallet/http';
 import Redis from 'ioredis';
@@ -82,14 +82,25 @@ export class SigningKeysService implements OnModuleDestroy {
       throw new Error('No current signing key');
     }
     if (this.active?.kid !== current.kid) {
-      const der = open(
-        this.keyEncryptionKey,
-        { iv: current.privateKeyIv, ciphertext: current.privateKeyCiphertext, tag: current.privateKeyTag },
-        Buffer.from(current.kid),
-      );
+      const der = this.unseal(current);
       this.active = { kid: current.kid, privateKey: createPrivateKey({ key: der, format: 'der', type: 'pkcs8' }) };
     }
     this.jwks = { keys: published.map((key) => key.publicJwk as unknown as PublicJwk) };
+  }
+
+  private unseal(key: SigningKeyEntity): Buffer {
+    try {
+      return open(this.keyEncryptionKey, { iv: key.privateKeyIv, ciphertext: key.privateKeyCiphertext, tag: key.privateKeyTag }, Buffer.from(key.kid));
+    } catch (error) {
+      if (error instanceof IntegrityError) {
+        throw new Error(
+          `The current JWT signing key (kid ${key.kid}) does not open with this IDENTITY_KEY_ENCRYPTION_KEY: it was sealed ` +
+            'under another key. Start identity with the key it was created with (in development, the generated one in the ' +
+            'data folder), or point it at a database of its own.',
+        );
+      }
+      throw error;
+    }
   }
 
   private generate(): SigningKeyEntity {

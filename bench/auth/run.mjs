@@ -11,7 +11,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { cpuLines, machine, measure, pairedRounds, root, startPlatform, table } from '../lib/platform.mjs';
+import { ROUNDS, cpuLines, machine, measure, pairedRounds, root, startPlatform, table } from '../lib/platform.mjs';
 
 const require = createRequire(import.meta.url);
 const { RedisStreamsClient } = require(join(root, 'dist/libs/transport/src'));
@@ -20,7 +20,7 @@ const platform = await startPlatform('auth', ['identity', 'gateway']);
 const limit = setTimeout(() => {
   console.error('auth benchmark: over its time limit, stopping');
   void platform.stop().finally(() => process.exit(1));
-}, 240_000);
+}, 420_000);
 try {
   const game = await platform.game();
   const transport = new RedisStreamsClient({ redisUrl: platform.env.REDIS_URL, keyPrefix: platform.prefix });
@@ -41,7 +41,7 @@ try {
   };
   const open = { name: 'C. no-op route, no guard (@Public)', options: { url: `http://127.0.0.1:${noopPort}/noop/open` } };
   const guarded = { name: 'D. no-op route, API key guard + rate limit', options: { url: `http://127.0.0.1:${noopPort}/noop/auth`, headers: apiKey } };
-  // A/B and C/D each alternate three times; each target is judged on the median round.
+  // A/B and C/D each alternate ROUNDS times; each target is judged on the median round.
   const ab = await pairedRounds(hello, authenticate);
   const cd = await pairedRounds(open, guarded);
   const postFloor = await measure('E. no-op POST with a JSON body (@Public): the cost of a body in this stack', {
@@ -59,14 +59,14 @@ try {
   const lines = [
     '# Authentication benchmark',
     '',
-    `${machine()} · 64 connections, 6 s each after 2 s warm-up; A/B and C/D alternate three times and the median round counts; load generator, apps and Redis share the machine`,
+    `${machine()} · 64 connections, 5 s each after 2 s warm-up; A/B and C/D alternate ${ROUNDS} times and the median round counts; load generator, apps and Redis share the machine`,
     '',
     ...table(rows),
     '',
     '| target | measured | result |',
     '|---|---:|---|',
-    `| authenticate ≥ 0.25 × bare hello (B ÷ A, median of 3 rounds: ${ab.pairs.map((pair) => pair.ratio.toFixed(3)).join(', ')}) | ${authRatio.toFixed(3)} × | ${authRatio >= 0.25 ? 'met' : 'NOT met'} |`,
-    `| guard adds ≤ 15 % to a no-op route (C ÷ D − 1, median of 3 pairs: ${cd.pairs.map((pair) => percent(1 / pair.ratio - 1)).join(', ')}) | ${percent(guardCost)} | ${guardCost <= 0.15 ? 'met' : 'NOT met'} |`,
+    `| authenticate ≥ 0.25 × bare hello (B ÷ A, median of ${ROUNDS} rounds: ${ab.pairs.map((pair) => pair.ratio.toFixed(3)).join(', ')}) | ${authRatio.toFixed(3)} × | ${authRatio >= 0.25 ? 'met' : 'NOT met'} |`,
+    `| guard adds ≤ 15 % to a no-op route (C ÷ D − 1, median of ${ROUNDS} pairs: ${cd.pairs.map((pair) => percent(1 / pair.ratio - 1)).join(', ')}) | ${percent(guardCost)} | ${guardCost <= 0.15 ? 'met' : 'NOT met'} |`,
     '',
     `For scale: a no-op POST with a JSON body (E) runs at ${(postFloor.rps / ab.median.a.rps).toFixed(2)} × bare hello in this stack;`,
     `authenticate runs at ${(ab.median.b.rps / postFloor.rps).toFixed(2)} × that, adding the guard, validation, the transport round trip to`,

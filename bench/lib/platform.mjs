@@ -52,7 +52,7 @@ export async function startPlatform(name, apps = ['identity', 'wallet', 'core', 
   };
   const children = [];
   const healthOf = { identity: ports.identity, wallet: ports.wallet, core: ports.coreService, gateway: ports.base };
-  const start = (app) => children.push(spawn(process.execPath, [...(process.env.BENCH_CPU_PROF === app ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof/' + app] : []), join(root, `dist/apps/${app}/src/main.js`)], { env, stdio: ['ignore', 'ignore', 'inherit'] }));
+  const start = (app) => children.push(spawn(process.execPath, [...((process.env.BENCH_CPU_PROF ?? '').split(',').includes(app) ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof/' + app] : []), join(root, `dist/apps/${app}/src/main.js`)], { env, stdio: ['ignore', 'ignore', 'inherit'] }));
   const services = apps.filter((app) => app !== 'gateway');
   services.forEach(start);
   await Promise.all(services.map((app) => waitFor(`http://127.0.0.1:${healthOf[app]}/v1/health`)));
@@ -150,7 +150,10 @@ export async function measure(name, options, duration = 10) {
  * Measures `a` then `b`, `rounds` times over, and keeps the round whose ratio b ÷ a is the median: on a shared 2-core
  * machine single runs swing by ±20 %, and a ratio taken from back-to-back runs swings far less.
  */
-export async function pairedRounds(a, b, { rounds = 3, duration = 6 } = {}) {
+/** Back-to-back A/B rounds per ratio; the median round counts. */
+export const ROUNDS = 5;
+
+export async function pairedRounds(a, b, { rounds = ROUNDS, duration = 5 } = {}) {
   const pairs = [];
   for (let round = 1; round <= rounds; round += 1) {
     const first = await measure(`${a.name}, round ${round}`, a.options, duration);

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { cpuLines, json, machine, measure, pairedRounds, root, startPlatform, table } from '../lib/platform.mjs';
+import { ROUNDS, cpuLines, json, machine, measure, pairedRounds, root, startPlatform, table } from '../lib/platform.mjs';
 
 const require = createRequire(import.meta.url);
 const { addressesOf } = require(join(root, 'dist/apps/wallet/src/keys/derivation'));
@@ -45,7 +45,7 @@ const platform = await startPlatform('wallet');
 const limit = setTimeout(() => {
   console.error('wallet benchmark: over its time limit, stopping');
   void platform.stop().finally(() => process.exit(1));
-}, 240_000);
+}, 420_000);
 try {
   const game = await platform.game();
   const player = await json('POST', `${platform.coreUrl}/v1/player/create`, { uniqueId: 'bench-reader' }, { 'x-api-key': game.key });
@@ -55,7 +55,7 @@ try {
     name: 'B. GET /v1/wallet/{id} (API key, gateway → wallet → Postgres)',
     options: { url: `${platform.baseUrl}/v1/wallet/${player.walletId}`, headers: { 'x-api-key': game.key } },
   };
-  // A and B alternate three times; the read target is judged on the median round.
+  // A and B alternate ROUNDS times; the read target is judged on the median round.
   const ab = await pairedRounds(hello, walletRead);
   const read = ab.median.b;
   let next = 0;
@@ -75,7 +75,7 @@ try {
   const lines = [
     '# Wallet benchmark',
     '',
-    `${machine()} · 64 connections after a 2 s warm-up: A/B 6 s each, alternating three times (the median round counts), C 10 s; load generator, the four apps, Postgres and Redis share the machine`,
+    `${machine()} · 64 connections after a 2 s warm-up: A/B 5 s each, alternating ${ROUNDS} times (the median round counts), C 10 s; load generator, the four apps, Postgres and Redis share the machine`,
     '',
     `Wallet generation (entropy, BIP-39 seed, three derivations and addresses): ${generation.singleThread}/s on one thread, ${generation.workerPool}/s through the worker pool.`,
     '',
@@ -83,7 +83,7 @@ try {
     '',
     '| target | measured | result |',
     '|---|---:|---|',
-    `| wallet read ≥ 0.35 × bare hello (B ÷ A, median of 3 rounds: ${ab.pairs.map((pair) => pair.ratio.toFixed(3)).join(', ')}) | ${readRatio.toFixed(3)} × | ${readRatio >= 0.35 ? 'met' : 'NOT met'} |`,
+    `| wallet read ≥ 0.35 × bare hello (B ÷ A, median of ${ROUNDS} rounds: ${ab.pairs.map((pair) => pair.ratio.toFixed(3)).join(', ')}) | ${readRatio.toFixed(3)} × | ${readRatio >= 0.35 ? 'met' : 'NOT met'} |`,
     `| wallet read p99 ≤ 15 ms at 64 connections | ${read.p99} ms | ${read.p99 <= 15 ? 'met' : 'NOT met'} |`,
     `| player create ≥ 500/s | ${create.rps}/s | ${create.rps >= 500 ? 'met' : 'NOT met'} |`,
     '',

@@ -27,6 +27,7 @@ describe('Redis Streams transport (two replicas, real Redis)', () => {
   };
   const handledCounts = async (): Promise<Record<string, string>> => redis.hgetall(`${prefix}:test:handled`);
   const replicaCounts = async (): Promise<Record<string, string>> => redis.hgetall(`${prefix}:test:replicas`);
+  const handlingReplicas = async (): Promise<Record<string, string>> => redis.hgetall(`${prefix}:test:handled-by`);
 
   beforeAll(async () => {
     redisServer = await PrivateRedis.start();
@@ -82,7 +83,7 @@ describe('Redis Streams transport (two replicas, real Redis)', () => {
     expect(Object.values(handled).every((count) => count === '1')).toBe(true);
     // Only requests the victim had already taken are lost; everything the survivor took was answered. (An entry is
     // acknowledged as its handler starts, so the victim may die between taking a request and recording it.)
-    const handledBy = await redis.hgetall(`${prefix}:test:handled-by`);
+    const handledBy = await handlingReplicas();
     const lost = outcomes.flatMap((outcome, n) => (outcome === 'ok' ? [] : [n]));
     expect(lost.filter((n) => handledBy[n] === 'survivor')).toEqual([]);
     const answered = 600 - lost.length;

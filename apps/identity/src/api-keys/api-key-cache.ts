@@ -25,8 +25,7 @@ export class ApiKeyCache {
   ) {}
 
   async fill(hash: string, state: CachedKeyState): Promise<void> {
-    const ttl = state === null ? NEGATIVE_TTL_SECONDS : POSITIVE_TTL_SECONDS;
-    await this.redis.set(apiKeyCacheKey(this.config.keyPrefix, hash), JSON.stringify(state), 'EX', ttl, 'NX').catch(() => undefined);
+    await this.redis.set(...this.entry(hash, state), 'NX').catch(() => undefined);
   }
 
   /** Publishes a change; a failure is a 503 (the change itself is saved, and the cache entry expires within a minute). */
@@ -34,11 +33,16 @@ export class ApiKeyCache {
     try {
       await this.redis
         .multi()
-        .set(apiKeyCacheKey(this.config.keyPrefix, hash), JSON.stringify(state), 'EX', state === null ? NEGATIVE_TTL_SECONDS : POSITIVE_TTL_SECONDS)
+        .set(...this.entry(hash, state))
         .publish(broadcastChannel(this.config.keyPrefix, BROADCAST.apiKeys), hash)
         .exec();
     } catch {
       throw new AppError('SERVICE_UNAVAILABLE', 'The change is saved but could not be propagated to the gateways yet; it takes effect within a minute');
     }
+  }
+
+  /** SET arguments of a key's entry: the key, its state as JSON, and its lifetime. */
+  private entry(hash: string, state: CachedKeyState): [string, string, 'EX', number] {
+    return [apiKeyCacheKey(this.config.keyPrefix, hash), JSON.stringify(state), 'EX', state === null ? NEGATIVE_TTL_SECONDS : POSITIVE_TTL_SECONDS];
   }
 }

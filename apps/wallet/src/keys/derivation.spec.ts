@@ -1,4 +1,4 @@
-import { mnemonicToEntropy } from '@scure/bip39';
+import { entropyToMnemonic, mnemonicToEntropy } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,7 +6,7 @@ import { ed25519 } from '@noble/curves/ed25519';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { HDKey } from '@scure/bip32';
 import { randomBytes } from 'node:crypto';
-import { CHAINS, PATHS, addressOf, addressesOf, bip32Secp256k1, chainKey, ed25519PublicKey, secp256k1PublicKey, seedOf } from './derivation';
+import { CHAINS, PATHS, addressOf, addressesOf, bip32Secp256k1, chainKey, ed25519PublicKey, mnemonicOf, secp256k1PublicKey, seedOf } from './derivation';
 import { signWith } from './signing';
 
 interface Vectors {
@@ -50,6 +50,20 @@ describe('native derivation agrees with the reference libraries', () => {
         expect(Buffer.from(bip32Secp256k1(seed, path)).toString('hex')).toBe(Buffer.from(HDKey.fromMasterSeed(seed).derive(path).privateKey!).toString('hex'));
       }
     }
+  });
+
+  it('writes the same words as @scure/bip39 for random entropy of every BIP-39 length and the edge patterns', () => {
+    for (const length of [16, 20, 24, 28, 32]) {
+      const patterns = [0x00, 0xff, 0x7f, 0x80].map((byte) => Buffer.alloc(length, byte));
+      for (const entropy of [...patterns, ...Array.from({ length: 60 }, () => randomBytes(length))]) {
+        expect(mnemonicOf(entropy)).toBe(entropyToMnemonic(entropy, wordlist));
+      }
+    }
+  });
+
+  it('refuses entropy of a length BIP-39 does not define', () => {
+    expect(() => mnemonicOf(randomBytes(33))).toThrow('BIP-39 entropy');
+    expect(() => mnemonicOf(randomBytes(12))).toThrow('BIP-39 entropy');
   });
 
   it('computes the same public keys as @noble/curves', () => {

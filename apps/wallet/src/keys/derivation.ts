@@ -1,7 +1,7 @@
 import { blake2b } from '@noble/hashes/blake2b';
 import { keccak_256 } from '@noble/hashes/sha3';
-import { base58 } from '@scure/base';
-import { entropyToMnemonic } from '@scure/bip39';
+import { sha256 } from '@noble/hashes/sha2';
+import { base58, utils } from '@scure/base';
 import { wordlist } from '@scure/bip39/wordlists/english';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { createHmac, createPrivateKey, createPublicKey, pbkdf2Sync } from 'node:crypto';
@@ -22,9 +22,26 @@ export interface Addresses {
   sui: string;
 }
 
-/** The 24 BIP-39 words of 256-bit entropy (English list). */
+/**
+ * BIP-39 words, built once from @scure/base's coders exactly as @scure/bip39 composes them (its `entropyToMnemonic`
+ * rebuilds them, a 2048-word index included, on every call: ≈5 % of a wallet's generation). The checksum is the first
+ * ENT/32 bits of SHA-256(entropy) — for a wallet's 256 bits, the whole first byte — and every 11 bits make a word.
+ */
+const BIP39_WORDS = utils.chain(
+  utils.checksum(1, (entropy) => {
+    const unused = 8 - entropy.length / 4;
+    return Uint8Array.of((sha256(entropy)[0] >> unused) << unused);
+  }),
+  utils.radix2(11, true),
+  utils.alphabet(wordlist),
+);
+
+/** The BIP-39 words (English list) of 128–256 bits of entropy — 24 words for a wallet's 256 — as @scure/bip39 writes them. */
 export function mnemonicOf(entropy: Uint8Array): string {
-  return entropyToMnemonic(entropy, wordlist);
+  if (![16, 20, 24, 28, 32].includes(entropy.length)) {
+    throw new Error('BIP-39 entropy is 16, 20, 24, 28 or 32 bytes');
+  }
+  return BIP39_WORDS.encode(entropy).join(' ');
 }
 
 /**

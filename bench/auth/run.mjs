@@ -11,7 +11,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { ROUNDS, cpuLines, machine, measure, pairedRounds, root, startPlatform, table } from '../lib/platform.mjs';
+import { ROUNDS, ROUNDS_METHOD, cpuLines, machine, measure, pairedRounds, root, startPlatform, table } from '../lib/platform.mjs';
 
 const require = createRequire(import.meta.url);
 const { RedisStreamsClient } = require(join(root, 'dist/libs/transport/src'));
@@ -41,7 +41,7 @@ try {
   };
   const open = { name: 'C. no-op route, no guard (@Public)', options: { url: `http://127.0.0.1:${noopPort}/noop/open` } };
   const guarded = { name: 'D. no-op route, API key guard + rate limit', options: { url: `http://127.0.0.1:${noopPort}/noop/auth`, headers: apiKey } };
-  // A/B and C/D each alternate ROUNDS times; each target is judged on the median round.
+  // A/B and C/D each run in ROUNDS short back-to-back pairs; each target is judged on the median pair.
   const ab = await pairedRounds(hello, authenticate);
   const cd = await pairedRounds(open, guarded);
   const postFloor = await measure('E. no-op POST with a JSON body (@Public): the cost of a body in this stack', {
@@ -59,7 +59,7 @@ try {
   const lines = [
     '# Authentication benchmark',
     '',
-    `${machine()} · 64 connections, 5 s each after 2 s warm-up; A/B and C/D alternate ${ROUNDS} times and the median round counts; load generator, apps and Redis share the machine`,
+    `${machine()} · 64 connections; A/B and C/D: ${ROUNDS_METHOD}; E 10 s after a 2 s warm-up; load generator, apps and Redis share the machine`,
     '',
     ...table(rows),
     '',

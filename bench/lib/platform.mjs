@@ -126,11 +126,11 @@ export async function json(method, url, body, headers = {}) {
 }
 
 /**
- * 2 s warm-up, then `duration` s at 64 connections; req/s, p50/p99 (ms), errors, non-2xx, and the CPU time each kind of
- * process spent per request (µs, see cpu-share.mjs).
+ * A warm-up (`warmup` s), then `duration` s at 64 connections; req/s, p50/p99 (ms), errors, non-2xx, and the CPU time
+ * each kind of process spent per request (µs, see cpu-share.mjs).
  */
-export async function measure(name, options, duration = 10) {
-  await autocannon({ ...options, connections: 64, duration: 2 });
+export async function measure(name, options, duration = 10, warmup = 2) {
+  await autocannon({ ...options, connections: 64, duration: warmup });
   const cpu = cpuSnapshot();
   const result = await autocannon({ ...options, connections: 64, duration });
   const row = {
@@ -146,19 +146,28 @@ export async function measure(name, options, duration = 10) {
   return row;
 }
 
-/**
- * Measures `a` then `b`, `rounds` times over, and keeps the round whose ratio b ÷ a is the median: on a shared 2-core
- * machine single runs swing by ±20 %, and a ratio taken from back-to-back runs swings far less.
- */
-/** Back-to-back A/B rounds per ratio; the median round counts. */
-export const ROUNDS = 5;
+/** Back-to-back A/B rounds per ratio, each side `ROUND_SECONDS` after a `ROUND_WARMUP_SECONDS` warm-up. */
+export const ROUNDS = 9;
+export const ROUND_SECONDS = 3;
+export const ROUND_WARMUP_SECONDS = 1;
+/** How the paired rounds ran, for a results header. */
+export const ROUNDS_METHOD = `${ROUNDS} back-to-back pairs of ${ROUND_SECONDS} s runs (each after a ${ROUND_WARMUP_SECONDS} s warm-up), the order flipping every pair; the median pair counts`;
 
-export async function pairedRounds(a, b, { rounds = ROUNDS, duration = 5 } = {}) {
+/**
+ * Measures `a` and `b` back to back `rounds` times, flipping which goes first each time (so a drift in the machine's
+ * speed during a pair favours neither), and keeps the pair whose ratio b ÷ a is the median: on a shared 2-core
+ * virtual machine single runs swing by ±20 % and more, and a ratio taken within one short pair swings far less.
+ */
+export async function pairedRounds(a, b, { rounds = ROUNDS, duration = ROUND_SECONDS, warmup = ROUND_WARMUP_SECONDS } = {}) {
   const pairs = [];
   for (let round = 1; round <= rounds; round += 1) {
-    const first = await measure(`${a.name}, round ${round}`, a.options, duration);
-    const second = await measure(`${b.name}, round ${round}`, b.options, duration);
-    pairs.push({ a: { ...first, name: a.name }, b: { ...second, name: b.name }, ratio: second.rps / first.rps });
+    const order = round % 2 === 1 ? [a, b] : [b, a];
+    const results = new Map();
+    for (const side of order) {
+      results.set(side, await measure(`${side.name}, round ${round}`, side.options, duration, warmup));
+    }
+    const [ra, rb] = [results.get(a), results.get(b)];
+    pairs.push({ a: { ...ra, name: a.name }, b: { ...rb, name: b.name }, ratio: rb.rps / ra.rps });
   }
   const sorted = [...pairs].sort((x, y) => x.ratio - y.ratio);
   return { pairs, median: sorted[Math.floor(sorted.length / 2)] };

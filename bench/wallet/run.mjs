@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { ROUNDS, cpuLines, json, machine, measure, pairedRounds, root, startPlatform, table } from '../lib/platform.mjs';
+import { ROUNDS, ROUNDS_METHOD, cpuLines, json, machine, measure, pairedRounds, root, startPlatform, table } from '../lib/platform.mjs';
 
 const require = createRequire(import.meta.url);
 const { addressesOf } = require(join(root, 'dist/apps/wallet/src/keys/derivation'));
@@ -55,7 +55,7 @@ try {
     name: 'B. GET /v1/wallet/{id} (API key, gateway → wallet → Postgres)',
     options: { url: `${platform.baseUrl}/v1/wallet/${player.walletId}`, headers: { 'x-api-key': game.key } },
   };
-  // A and B alternate ROUNDS times; the read target is judged on the median round.
+  // A and B run in ROUNDS short back-to-back pairs; the read target is judged on the median pair.
   const ab = await pairedRounds(hello, walletRead);
   const read = ab.median.b;
   let next = 0;
@@ -71,11 +71,14 @@ try {
   });
   clearTimeout(limit);
   const readRatio = ab.median.ratio;
+  // p99 of a single short run is noisy too: the target is judged on the median of B's p99 over every pair.
+  const readP99s = ab.pairs.map((pair) => pair.b.p99);
+  const readP99 = [...readP99s].sort((x, y) => x - y)[Math.floor(readP99s.length / 2)];
   const rows = [ab.median.a, read, create];
   const lines = [
     '# Wallet benchmark',
     '',
-    `${machine()} · 64 connections after a 2 s warm-up: A/B 5 s each, alternating ${ROUNDS} times (the median round counts), C 10 s; load generator, the four apps, Postgres and Redis share the machine`,
+    `${machine()} · 64 connections; A/B: ${ROUNDS_METHOD}; C 10 s after a 2 s warm-up; load generator, the four apps, Postgres and Redis share the machine`,
     '',
     `Wallet generation (entropy, BIP-39 seed, three derivations and addresses): ${generation.singleThread}/s on one thread, ${generation.workerPool}/s through the worker pool.`,
     '',
@@ -84,7 +87,7 @@ try {
     '| target | measured | result |',
     '|---|---:|---|',
     `| wallet read ≥ 0.35 × bare hello (B ÷ A, median of ${ROUNDS} rounds: ${ab.pairs.map((pair) => pair.ratio.toFixed(3)).join(', ')}) | ${readRatio.toFixed(3)} × | ${readRatio >= 0.35 ? 'met' : 'NOT met'} |`,
-    `| wallet read p99 ≤ 15 ms at 64 connections | ${read.p99} ms | ${read.p99 <= 15 ? 'met' : 'NOT met'} |`,
+    `| wallet read p99 ≤ 15 ms at 64 connections (median of ${ROUNDS} runs: ${readP99s.join(', ')} ms) | ${readP99} ms | ${readP99 <= 15 ? 'met' : 'NOT met'} |`,
     `| player create ≥ 500/s | ${create.rps}/s | ${create.rps >= 500 ? 'met' : 'NOT met'} |`,
     '',
     'CPU time per request, µs, by process (all processes share the 2 cores, so throughput ≈ 2 s ÷ the sum; the wallet',
@@ -95,7 +98,7 @@ try {
   ];
   await mkdir(join(root, 'bench/results'), { recursive: true });
   await writeFile(join(root, 'bench/results/wallet.md'), lines.join('\n'));
-  await writeFile(join(root, 'bench/results/wallet.json'), `${JSON.stringify({ generation, rows, readPairs: ab.pairs, readRatio }, null, 2)}\n`);
+  await writeFile(join(root, 'bench/results/wallet.json'), `${JSON.stringify({ generation, rows, readPairs: ab.pairs, readRatio, readP99 }, null, 2)}\n`);
   console.log(lines.join('\n'));
 } finally {
   await platform.stop();

@@ -14,6 +14,7 @@ import {
   signWithUnknownKey,
   tamper,
 } from '@game-wallet/testing';
+import { Agent, request } from 'node:http';
 
 /**
  * Every public route × every kind of credential → the SPEC status and code. The table is generated from ROUTES, and
@@ -227,6 +228,34 @@ describe('authorization matrix (every public route × every credential)', () => 
     if (response.status >= 400) {
       expect(Object.keys(response.body as object).sort()).toEqual(['code', 'message']);
     }
+  });
+
+  it('answers each request on one keep-alive connection by the key that request carries, as the client switches keys', async () => {
+    const route = ROUTES.find((candidate) => candidate.route === '/v1/wallet/:walletId') as RouteCase;
+    const { path } = await targetOf(route);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<number | undefined>();
+    const get = (headers: Record<string, string>) =>
+      new Promise<{ status: number; code?: string }>((resolve, reject) => {
+        request(`${platform.baseUrl}${path}`, { agent, headers }, (response) => {
+          sockets.add(response.socket.localPort);
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, code: response.statusCode === 200 ? undefined : (JSON.parse(text) as { code: string }).code }));
+        })
+          .on('error', reject)
+          .end();
+      });
+    const sequence: Credential[] = ['own key', "another game's key", 'own key', 'deleted key', 'inactive key', 'own key', 'malformed key', 'unknown key', 'own key'];
+    try {
+      for (const credential of sequence) {
+        const [status, code] = expected(route, credential);
+        await expect(get(headers.get(credential) as Record<string, string>)).resolves.toEqual({ status, code });
+      }
+    } finally {
+      agent.destroy();
+    }
+    expect(sockets.size).toBe(1);
   });
 
   it('covers every route the gateway serves (a new route must be added to the matrix or declared public)', () => {

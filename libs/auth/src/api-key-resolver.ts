@@ -21,6 +21,12 @@ export class ApiKeyResolver {
   private readonly memory = new LRUCache<string, { state: ResolvedApiKey | null }>({ max: 100_000, ttl: MEMORY_TTL_MS });
   private readonly inFlight = new Map<string, Promise<ResolvedApiKey | null>>();
   private readonly lastUse = new Map<string, number>();
+  /**
+   * The last well-formed key each open connection presented, with its hash: a game server sends the same key on every
+   * request of a keep-alive connection, and SHA-256 is most of this resolver's work. Only the client that sent a key
+   * can compare against it, and the entry goes with the connection.
+   */
+  private readonly lastKeyOn = new WeakMap<object, { secret: string; hash: string }>();
   private evictions = 0;
   private flushTimer?: NodeJS.Timeout;
 
@@ -47,11 +53,11 @@ export class ApiKeyResolver {
    * The key's state, or null for a malformed, unknown or deleted key. Answers synchronously from memory (the common
    * case), with a promise only when it has to look further.
    */
-  resolve(secret: string): ResolvedApiKey | null | Promise<ResolvedApiKey | null> {
-    if (!KEY_FORMAT.test(secret)) {
+  resolve(secret: string, connection?: object): ResolvedApiKey | null | Promise<ResolvedApiKey | null> {
+    const hash = this.hashOf(secret, connection);
+    if (hash === undefined) {
       return null;
     }
-    const hash = digest('sha256', secret, 'hex');
     const cached = this.memory.get(hash);
     if (cached !== undefined) {
       return cached.state;
@@ -62,6 +68,22 @@ export class ApiKeyResolver {
       this.inFlight.set(hash, lookup);
     }
     return lookup;
+  }
+
+  /** SHA-256 of a well-formed key (undefined for a malformed one), reused while a connection repeats its key. */
+  private hashOf(secret: string, connection?: object): string | undefined {
+    const last = connection && this.lastKeyOn.get(connection);
+    if (last && last.secret === secret) {
+      return last.hash;
+    }
+    if (!KEY_FORMAT.test(secret)) {
+      return undefined;
+    }
+    const hash = digest('sha256', secret, 'hex');
+    if (connection) {
+      this.lastKeyOn.set(connection, { secret, hash });
+    }
+    return hash;
   }
 
   /** Notes a use of the key; sent to identity in the next batch. */

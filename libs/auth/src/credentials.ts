@@ -7,6 +7,8 @@ export interface PresentedCredentials {
   /** the token of `Authorization: Bearer <token>`; `''` when the header is there but not a bearer token */
   bearer?: string;
   consoleCookie?: string;
+  /** the connection the request came on: a client that sends the same key again on it is not hashed again */
+  connection?: object;
 }
 
 const BEARER = /^bearer\s+(\S+)\s*$/i;
@@ -20,5 +22,6 @@ export function presentedCredentials(request: FastifyRequest): PresentedCredenti
     apiKey: typeof apiKey === 'string' ? apiKey : Array.isArray(apiKey) ? apiKey[0] : undefined,
     bearer: typeof authorization === 'string' ? (BEARER.exec(authorization)?.[1] ?? '') : undefined,
     consoleCookie: cookies?.[CONSOLE_COOKIE],
+    connection: request.raw.socket,
   };
 }

@@ -60,7 +60,7 @@ export class GatewayAuth {
       return { kind: 'operator', operatorId, sessionId };
     }
     if (credentials.apiKey !== undefined) {
-      const key = this.apiKeys.resolve(credentials.apiKey);
+      const key = this.apiKeys.resolve(credentials.apiKey, credentials.connection);
       return key instanceof Promise ? key.then((resolved) => this.keyPrincipal(resolved)) : this.keyPrincipal(key);
     }
     if (credentials.bearer !== undefined) {

@@ -17,10 +17,7 @@ const require = createRequire(import.meta.url);
 const { RedisStreamsClient } = require(join(root, 'dist/libs/transport/src'));
 
 const platform = await startPlatform('auth', ['identity', 'gateway']);
-const limit = setTimeout(() => {
-  console.error('auth benchmark: over its time limit, stopping');
-  void platform.stop().finally(() => process.exit(1));
-}, 420_000);
+const cancelTimeLimit = platform.timeLimit(420_000);
 try {
   const game = await platform.game();
   const transport = new RedisStreamsClient({ redisUrl: platform.env.REDIS_URL, keyPrefix: platform.prefix });
@@ -51,7 +48,7 @@ try {
     body: '{}',
   });
   const rows = [ab.median.a, ab.median.b, { ...cd.median.a, name: `${open.name} — median pair` }, { ...cd.median.b, name: `${guarded.name} — median pair` }, postFloor];
-  clearTimeout(limit);
+  cancelTimeLimit();
 
   const authRatio = ab.median.ratio;
   const guardCost = 1 / cd.median.ratio - 1;

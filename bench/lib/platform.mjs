@@ -84,6 +84,14 @@ export async function startPlatform(name, apps = ['identity', 'wallet', 'core', 
       const key = await json('POST', `${baseUrl}/v1/console/games/${game.id}/api-keys`, { name: 'bench' }, { authorization: `Bearer ${token}` });
       return { gameId: game.id, key: key.key, keyId: key.id };
     },
+    /** Stops everything and exits with 1 if the benchmark still runs after `ms`; returns what cancels that. */
+    timeLimit(ms) {
+      const timer = setTimeout(() => {
+        console.error(`${name} benchmark: over its time limit, stopping`);
+        void platform.stop().finally(() => process.exit(1));
+      }, ms);
+      return () => clearTimeout(timer);
+    },
     async stop() {
       // Each app gets up to 10 s to stop on its own (flushing what it holds, writing a CPU profile), then is killed.
       const exited = children.map((child) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((done) => child.once('exit', done))));
@@ -158,6 +166,11 @@ export const ROUNDS_METHOD = `${ROUNDS} back-to-back pairs of ${ROUND_SECONDS} s
  * speed during a pair favours neither), and keeps the pair whose ratio b ÷ a is the median: on a shared 2-core
  * virtual machine single runs swing by ±20 % and more, and a ratio taken within one short pair swings far less.
  */
+/** The middle value of `items` ordered by `valueOf` (the upper middle for an even count). */
+export function median(items, valueOf = (item) => item) {
+  return [...items].sort((x, y) => valueOf(x) - valueOf(y))[Math.floor(items.length / 2)];
+}
+
 export async function pairedRounds(a, b, { rounds = ROUNDS, duration = ROUND_SECONDS, warmup = ROUND_WARMUP_SECONDS } = {}) {
   const pairs = [];
   for (let round = 1; round <= rounds; round += 1) {
@@ -169,8 +182,7 @@ export async function pairedRounds(a, b, { rounds = ROUNDS, duration = ROUND_SEC
     const [ra, rb] = [results.get(a), results.get(b)];
     pairs.push({ a: { ...ra, name: a.name }, b: { ...rb, name: b.name }, ratio: rb.rps / ra.rps });
   }
-  const sorted = [...pairs].sort((x, y) => x.ratio - y.ratio);
-  return { pairs, median: sorted[Math.floor(sorted.length / 2)] };
+  return { pairs, median: median(pairs, (pair) => pair.ratio) };
 }
 
 /** One line per row: where its CPU time went, in µs per request. */

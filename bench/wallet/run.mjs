@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { ROUNDS, ROUNDS_METHOD, cpuLines, json, machine, measure, pairedRounds, root, startPlatform, table } from '../lib/platform.mjs';
+import { ROUNDS, ROUNDS_METHOD, cpuLines, json, machine, measure, median, pairedRounds, root, startPlatform, table } from '../lib/platform.mjs';
 
 const require = createRequire(import.meta.url);
 const { addressesOf } = require(join(root, 'dist/apps/wallet/src/keys/derivation'));
@@ -42,10 +42,7 @@ async function generationRates() {
 
 const generation = await generationRates();
 const platform = await startPlatform('wallet');
-const limit = setTimeout(() => {
-  console.error('wallet benchmark: over its time limit, stopping');
-  void platform.stop().finally(() => process.exit(1));
-}, 420_000);
+const cancelTimeLimit = platform.timeLimit(420_000);
 try {
   const game = await platform.game();
   const player = await json('POST', `${platform.coreUrl}/v1/player/create`, { uniqueId: 'bench-reader' }, { 'x-api-key': game.key });
@@ -69,13 +66,12 @@ try {
       },
     ],
   });
-  clearTimeout(limit);
+  cancelTimeLimit();
   const readRatio = ab.median.ratio;
   // p99 of a single short run is noisy too: the target is judged on the median of B's p99 over every pair.
-  const medianOf = (values) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
   const readP99s = ab.pairs.map((pair) => pair.b.p99);
-  const readP99 = medianOf(readP99s);
-  const helloP99 = medianOf(ab.pairs.map((pair) => pair.a.p99));
+  const readP99 = median(readP99s);
+  const helloP99 = median(ab.pairs.map((pair) => pair.a.p99));
   const rows = [ab.median.a, read, create];
   const lines = [
     '# Wallet benchmark',

@@ -19,9 +19,6 @@ export async function createHttpApp(
   const adapter = new FastifyAdapter(fastifyOptions(options));
   const fastify = adapter.getInstance();
   installJsonBodyPolicy(fastify);
-  // The auth guard leaves the caller's principal on the request. Declared up front, every request object keeps one
-  // shape; a property added later gives V8 two shapes of request on every hot path of Fastify and Nest.
-  fastify.decorateRequest('principal', null);
   installHttpObservability(fastify, logger, metrics);
   const app = await NestFactory.create<NestFastifyApplication>(module as never, adapter, {
     logger: new PinoNestLogger(logger),

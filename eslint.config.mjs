@@ -6,7 +6,7 @@ export default tseslint.config(
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx', '**/*.mts'],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
@@ -24,6 +24,7 @@ export default tseslint.config(
             { sourceTag: 'scope:identity', onlyDependOnLibsWithTags: ['scope:identity', 'scope:shared'] },
             { sourceTag: 'scope:wallet', onlyDependOnLibsWithTags: ['scope:wallet', 'scope:shared'] },
             { sourceTag: 'scope:core', onlyDependOnLibsWithTags: ['scope:core', 'scope:shared'] },
+            { sourceTag: 'scope:console', onlyDependOnLibsWithTags: ['scope:shared'] },
           ],
         },
       ],
@@ -39,7 +40,28 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.fault-spec.ts', '**/test/**/*.ts'],
+    // The web console runs in browsers: it shares the API's types (never code that needs Node.js) and renders what
+    // the API returns as text only.
+    files: ['apps/console/src/**/*.ts', 'apps/console/src/**/*.tsx'],
+    ignores: ['**/*.spec.ts', '**/*.spec.tsx'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: '@game-wallet/contracts', message: 'Import the browser-safe types from @game-wallet/contracts/views.' }],
+          patterns: [{ group: ['@game-wallet/*', '!@game-wallet/contracts/views'], message: 'The console shares types only.', allowTypeImports: true }],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'Render what the API returns as text, never as HTML.' },
+        { selector: "MemberExpression[property.name=/^(innerHTML|outerHTML)$/]", message: 'Render what the API returns as text, never as HTML.' },
+        { selector: "MemberExpression[object.name=/^(localStorage|sessionStorage)$/]", message: 'The console keeps no secret or token in web storage.' },
+      ],
+    },
+  },
+  {
+    files: ['**/*.spec.ts', '**/*.spec.tsx', '**/*.e2e-spec.ts', '**/*.fault-spec.ts', '**/test/**/*.ts'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {

@@ -1,6 +1,6 @@
 /**
  * Three projects:
- * - unit:   *.spec.ts beside the code, no servers needed beyond what each spec states.
+ * - unit:   *.spec.ts beside the code, no servers needed beyond what each spec states (the web console's run in vitest).
  * - e2e:    *.e2e-spec.ts under apps/<app>/test and libs/<lib>/test, against the real Postgres and Redis;
  *           each suite uses its own database and Redis key prefix so suites run in parallel.
  * - faults: *.fault-spec.ts, suites that stop and restart Postgres or Redis; `npm test` runs them after the others, one at a time.
@@ -35,7 +35,13 @@ module.exports = {
   testTimeout: 90000,
   reporters: ['default', '<rootDir>/tools/jest-summary-reporter.cjs'],
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts'] },
+    // apps/console is a browser app: its unit tests run in vitest (see apps/console/vite.config.mts).
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/apps/console/src/'],
+    },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{apps,libs}/*/test/**/*.e2e-spec.ts'] },
     { ...common, displayName: 'faults', testMatch: ['<rootDir>/{apps,libs}/*/test/**/*.fault-spec.ts'] },
   ],

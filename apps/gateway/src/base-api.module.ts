@@ -4,6 +4,8 @@ import { APP_REDIS, AppRuntime, RuntimeModule } from '@game-wallet/http';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
 import { GATEWAY_DB, GatewayRuntimeModule, GatewayShared } from './gateway-runtime.module';
+import { ConsoleAppController } from './console-app/console-app.controller';
+import { ConsoleEndpointsController } from './console/console-endpoints.controller';
 import { ConsoleGamesController } from './console/console-games.controller';
 import { ConsoleSessionController } from './console/console-session.controller';
 import { ServicesHealthController } from './health/services-health.controller';
@@ -11,7 +13,7 @@ import { JwksController } from './jwks/jwks.controller';
 import { ProfilesController } from './profiles/profiles.controller';
 import { WalletsController } from './wallets/wallets.controller';
 
-/** Routes of `base_url`: health, JWKS, profiles, the console API (and wallets). */
+/** Routes of `base_url`: health, JWKS, profiles, wallets, the console API and the web console's pages. */
 @Module({})
 export class BaseApiModule {
   static forRoot(runtime: AppRuntime, shared: GatewayShared): DynamicModule {
@@ -25,7 +27,16 @@ export class BaseApiModule {
           useFactory: (pool: Pool, redis: Redis) => [postgresProbe((sql) => pool.query(sql)), redisProbe(redis)],
         }),
       ],
-      controllers: [ServicesHealthController, JwksController, ProfilesController, ConsoleSessionController, ConsoleGamesController, WalletsController],
+      controllers: [
+        ServicesHealthController,
+        JwksController,
+        ProfilesController,
+        ConsoleSessionController,
+        ConsoleEndpointsController,
+        ConsoleGamesController,
+        WalletsController,
+        ConsoleAppController,
+      ],
     };
   }
 }

@@ -1,4 +1,5 @@
-import { DEFAULT_REDIS_URL, Env, LogLevel, NodeEnv, commonEnvShape, databaseUrlFor, parseEnv, portVar, positiveIntVar, z } from '@game-wallet/config';
+import { DEFAULT_REDIS_URL, Env, LogLevel, NodeEnv, commonEnvShape, databaseUrlFor, optionalStringVar, parseEnv, portVar, positiveIntVar, urlVar, z } from '@game-wallet/config';
+import { resolve } from 'node:path';
 
 export interface GatewayConfig {
   nodeEnv: NodeEnv;
@@ -19,7 +20,15 @@ export interface GatewayConfig {
   rateLimits: { apiKeyRps: number; apiKeyBurst: number; jwtRps: number };
   /** Trust `X-Forwarded-*` from the load balancer (client IP for sign-in limits, https for Secure cookies). */
   trustProxy: boolean;
+  /** Public addresses shown in the console's examples; unset, they follow the address the console was opened at. */
+  publicUrls: { base?: string; core?: string };
+  /** Folder of the built web console (served at `/console`). */
+  consoleDir: string;
 }
+
+/** Where the build puts the console, beside the gateway's own compiled code (`dist/apps/console`). */
+const BUILT_CONSOLE_DIR = resolve(__dirname, '../../console');
+const withoutTrailingSlash = (url: string | undefined): string | undefined => url?.replace(/\/+$/, '');
 
 const blankToUndefined = (value: unknown): unknown => (value === '' ? undefined : value);
 
@@ -35,6 +44,9 @@ const schema = z
     RATE_LIMIT_API_KEY_BURST: positiveIntVar(200),
     RATE_LIMIT_JWT_RPS: positiveIntVar(20),
     TRUST_PROXY: z.preprocess(blankToUndefined, z.enum(['true', 'false'], { error: 'must be true or false' }).default('false')),
+    PUBLIC_BASE_URL: urlVar(['http:', 'https:']),
+    PUBLIC_CORE_URL: urlVar(['http:', 'https:']),
+    CONSOLE_DIR: optionalStringVar(),
   })
   .superRefine((env, context) => {
     if (env.BASE_PORT === env.CORE_PORT) {
@@ -69,5 +81,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     jwtIssuer: parsed.JWT_ISSUER,
     rateLimits: { apiKeyRps: parsed.RATE_LIMIT_API_KEY_RPS, apiKeyBurst: parsed.RATE_LIMIT_API_KEY_BURST, jwtRps: parsed.RATE_LIMIT_JWT_RPS },
     trustProxy: parsed.TRUST_PROXY === 'true',
+    publicUrls: { base: withoutTrailingSlash(parsed.PUBLIC_BASE_URL), core: withoutTrailingSlash(parsed.PUBLIC_CORE_URL) },
+    consoleDir: parsed.CONSOLE_DIR ?? BUILT_CONSOLE_DIR,
   };
 }

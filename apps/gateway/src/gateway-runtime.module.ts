@@ -4,6 +4,7 @@ import { AuthGuard, GatewayAuth } from '@game-wallet/auth';
 import { RedisStreamsClient } from '@game-wallet/transport';
 import { Pool } from 'pg';
 import { GatewayConfig } from './config';
+import { CONSOLE_ROOT } from './console-app/console-app';
 import { ServiceCalls } from './services/service-calls';
 
 /** The gateway's own database pool (its health check). */
@@ -14,6 +15,8 @@ export interface GatewayShared {
   transport: RedisStreamsClient;
   pool: Pool;
   auth: GatewayAuth;
+  /** The built web console's folder, or null when this gateway has none. */
+  consoleRoot: string | null;
 }
 
 /**
@@ -32,11 +35,12 @@ export class GatewayRuntimeModule {
         { provide: GATEWAY_DB, useValue: shared.pool },
         { provide: 'GATEWAY_CONFIG', useValue: shared.config },
         { provide: GatewayAuth, useValue: shared.auth },
+        { provide: CONSOLE_ROOT, useValue: shared.consoleRoot },
         ServiceCalls,
         // Every route of a public port goes through authentication (or is explicitly @Public).
         { provide: APP_GUARD, useClass: AuthGuard },
       ],
-      exports: [RedisStreamsClient, GATEWAY_DB, 'GATEWAY_CONFIG', GatewayAuth, ServiceCalls],
+      exports: [RedisStreamsClient, GATEWAY_DB, 'GATEWAY_CONFIG', GatewayAuth, CONSOLE_ROOT, ServiceCalls],
     };
   }
 }

@@ -8,6 +8,7 @@ import { RedisStreamsClient, createFailFastRedis } from '@game-wallet/transport'
 import { Pool } from 'pg';
 import { BaseApiModule } from './base-api.module';
 import { loadGatewayConfig } from './config';
+import { findBuiltConsole, installConsoleApp } from './console-app/console-app';
 import { CoreApiModule } from './core-api.module';
 import { InternalModule } from './internal.module';
 
@@ -41,10 +42,14 @@ runMain('gateway', async () => {
   await auth.start();
 
   const runtime: AppRuntime = { redis, metrics, logger };
-  const shared = { config, transport, pool, auth };
+  const consoleRoot = findBuiltConsole(config.consoleDir, logger);
+  const shared = { config, transport, pool, auth, consoleRoot };
   const httpOptions = { trustProxy: config.trustProxy };
   const base = await createHttpApp(BaseApiModule.forRoot(runtime, shared), logger, metrics, httpOptions);
   await base.register(fastifyCookie);
+  if (consoleRoot !== null) {
+    await installConsoleApp(base.getHttpAdapter().getInstance(), consoleRoot);
+  }
   const apps = [
     { name: 'base', port: config.basePort, app: base },
     { name: 'core', port: config.corePort, app: await createHttpApp(CoreApiModule.forRoot(runtime, shared), logger, metrics, httpOptions) },
@@ -55,7 +60,7 @@ runMain('gateway', async () => {
   }
   logger.info(
     { basePort: config.basePort, corePort: config.corePort, internalPort: config.internalPort },
-    `gateway ready: base_url on port ${config.basePort}, core_url on port ${config.corePort}, metrics on port ${config.internalPort}`,
+    `gateway ready: base_url on port ${config.basePort} (web console at /console), core_url on port ${config.corePort}, metrics on port ${config.internalPort}`,
   );
 
   let stopping = false;

@@ -53,14 +53,24 @@ const ROUTES: RouteCase[] = [
   { method: 'POST', route: '/v1/player/create', origin: 'core', access: 'apiKeyOnly', success: 201, body: { uniqueId: 'matrix' }, anyGame: true },
   { method: 'GET', route: '/v1/player/:playerId', origin: 'core', access: 'apiKeyOnly', success: 200 },
   { method: 'GET', route: '/v1/console/games/:gameId/players', origin: 'base', access: 'console', success: 200 },
+  { method: 'GET', route: '/v1/console/session', origin: 'base', access: 'console', success: 200 },
+  { method: 'GET', route: '/v1/console/endpoints', origin: 'base', access: 'console', success: 200 },
   { method: 'DELETE', route: '/v1/console/session', origin: 'base', access: 'console', success: 204, ownTarget: 'session' },
 ];
 
 /** Routes of the gateway's internal port (never routed publicly). */
 const INTERNAL_ROUTES = ['GET /metrics'];
 
-/** Routes that take no credential at all. */
-const PUBLIC_ROUTES = ['GET /v1/health', 'GET /v1/health/live', 'GET /v1/health/services', 'GET /v1/.well-known/jwks.json', 'POST /v1/console/session'];
+/** Routes that take no credential at all (the web console's pages are public; its data comes from the console API). */
+const PUBLIC_ROUTES = [
+  'GET /v1/health',
+  'GET /v1/health/live',
+  'GET /v1/health/services',
+  'GET /v1/.well-known/jwks.json',
+  'POST /v1/console/session',
+  'GET /console',
+  'GET /console/*',
+];
 
 const CREDENTIALS = [
   'none',

@@ -17,6 +17,11 @@ export interface GameView {
   createdAt: string;
 }
 
+/** A game as the console lists it: with the number of its API keys (active and inactive). */
+export interface GameSummaryView extends GameView {
+  apiKeyCount: number;
+}
+
 /** An API key as listed; the secret itself is never stored, only its SHA-256. */
 export interface ApiKeyView {
   id: string;
@@ -88,6 +93,18 @@ export interface SessionRevocation {
 export interface ConsoleSessionView {
   token: string;
   expiresAt: string;
+}
+
+/** The signed-in operator and when the session ends (what the console shows in its header). */
+export interface ConsoleSessionInfo {
+  operator: { id: string; email: string };
+  expiresAt: string;
+}
+
+/** The public addresses of the platform, as the console shows them in examples. */
+export interface ConsoleEndpointsView {
+  baseUrl: string;
+  coreUrl: string;
 }
 
 export interface AuditEntryView {

@@ -1,8 +1,10 @@
 import {
   ApiKeyView,
   AuditEntryView,
+  ConsoleSessionInfo,
   ConsoleSessionView,
   CreatedApiKeyView,
+  GameSummaryView,
   GameView,
   IssuedToken,
   Jwks,
@@ -39,6 +41,7 @@ export const PATTERNS = {
     listRevocations: 'identity.tokens.revocations',
     signIn: 'identity.console.signIn',
     signOut: 'identity.console.signOut',
+    getSession: 'identity.console.session',
     listAudit: 'identity.audit.list',
   },
   wallet: {
@@ -75,7 +78,7 @@ export interface PatternContract {
   'identity.apiKeys.create': { request: { gameId: string; name?: string }; response: CreatedApiKeyView };
   'identity.apiKeys.update': { request: { gameId: string; keyId: string; active: boolean }; response: ApiKeyView };
   'identity.apiKeys.delete': { request: { gameId: string; keyId: string }; response: { deleted: true } };
-  'identity.games.list': { request: PageRequest; response: Page<GameView> };
+  'identity.games.list': { request: PageRequest; response: Page<GameSummaryView> };
   'identity.games.create': { request: { name: string }; response: GameView };
   'identity.games.get': { request: { gameId: string }; response: GameView };
   'identity.profiles.createOrGet': { request: { externalKey: string }; response: ProfileView & { created: boolean } };
@@ -87,6 +90,7 @@ export interface PatternContract {
   /** `passwordDigest` is `consolePasswordDigest(email, password)`: the password itself never crosses the transport. */
   'identity.console.signIn': { request: { email: string; passwordDigest: string; ip: string }; response: ConsoleSessionView };
   'identity.console.signOut': { request: Record<string, never>; response: { signedOut: true } };
+  'identity.console.session': { request: Record<string, never>; response: ConsoleSessionInfo };
   'identity.audit.list': { request: PageRequest & { gameId: string }; response: Page<AuditEntryView> };
   'wallet.ping': { request: Record<string, never>; response: PingResponse };
   'wallet.wallets.createOrGet': { request: { profileId: string }; response: { walletId: string; created: boolean } };

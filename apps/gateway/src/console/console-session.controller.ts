@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { Authenticated, CONSOLE_COOKIE, CurrentPrincipal, Public } from '@game-wallet/auth';
-import { ConsoleSessionView, PATTERNS, Principal, consolePasswordDigest, normalizeEmail } from '@game-wallet/contracts';
+import { ConsoleSessionInfo, ConsoleSessionView, PATTERNS, Principal, consolePasswordDigest, normalizeEmail } from '@game-wallet/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ServiceCalls } from '../services/service-calls';
@@ -8,7 +8,7 @@ import { parseBody } from '../validation';
 
 const signInBody = z.object({ email: z.string().min(1).max(320), password: z.string().min(1).max(1024) }).strict();
 
-/** Console sign-in (a session cookie and a bearer console token) and sign-out. */
+/** Console sign-in (a session cookie and a bearer console token), who is signed in, and sign-out. */
 @Controller('v1/console/session')
 export class ConsoleSessionController {
   constructor(private readonly services: ServiceCalls) {}
@@ -32,6 +32,12 @@ export class ConsoleSessionController {
       expires: new Date(session.expiresAt),
     });
     return session;
+  }
+
+  @Get()
+  @Authenticated({ console: true })
+  current(@CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<ConsoleSessionInfo> {
+    return this.services.call(PATTERNS.identity.getSession, {}, principal, request);
   }
 
   @Delete()

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { GameView, MessageEnvelope, PATTERNS, Page, RequestOf, requireOperator } from '@game-wallet/contracts';
+import { GameSummaryView, GameView, MessageEnvelope, PATTERNS, Page, RequestOf, requireOperator } from '@game-wallet/contracts';
 import { GamesService, toGameView } from './games.service';
 
 @Controller()
@@ -8,7 +8,7 @@ export class GamesController {
   constructor(private readonly games: GamesService) {}
 
   @MessagePattern(PATTERNS.identity.listGames)
-  list(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'identity.games.list'>>): Promise<Page<GameView>> {
+  list(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'identity.games.list'>>): Promise<Page<GameSummaryView>> {
     requireOperator(principal);
     return this.games.list(payload.limit, payload.cursor);
   }

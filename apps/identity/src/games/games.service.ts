@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, GameView, Page, Principal, decodeCursor, pageOf } from '@game-wallet/contracts';
+import { AppError, GameSummaryView, GameView, Page, Principal, decodeCursor, pageOf } from '@game-wallet/contracts';
 import { isUuid, newId } from '@game-wallet/database';
 import { AuditService } from '../audit/audit.service';
 import { GameEntity } from './entities/game.entity';
@@ -25,8 +25,11 @@ export class GamesService {
     return game;
   }
 
-  async list(limit: number, cursor?: string): Promise<Page<GameView>> {
-    return pageOf(await this.games.list(limit + 1, decodeCursor(cursor)), limit, toGameView);
+  /** A page of games, newest first, each with its API key count. */
+  async list(limit: number, cursor?: string): Promise<Page<GameSummaryView>> {
+    const page = pageOf(await this.games.list(limit + 1, decodeCursor(cursor)), limit, toGameView);
+    const counts = await this.games.apiKeyCounts(page.items.map((game) => game.id));
+    return { ...page, items: page.items.map((game) => ({ ...game, apiKeyCount: counts.get(game.id) ?? 0 })) };
   }
 
   create(name: string, principal: Principal): Promise<GameView> {

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { ConsoleSessionView, MessageEnvelope, PATTERNS, RequestOf, requireOperator, requireSystem } from '@game-wallet/contracts';
+import { ConsoleSessionInfo, ConsoleSessionView, MessageEnvelope, PATTERNS, RequestOf, requireOperator, requireSystem } from '@game-wallet/contracts';
 import { OperatorsService } from './operators.service';
 
 @Controller()
@@ -11,6 +11,11 @@ export class ConsoleController {
   signIn(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'identity.console.signIn'>>): Promise<ConsoleSessionView> {
     requireSystem(principal);
     return this.operators.signIn(payload.email, payload.passwordDigest, payload.ip);
+  }
+
+  @MessagePattern(PATTERNS.identity.getSession)
+  session(@Payload() { principal }: MessageEnvelope<RequestOf<'identity.console.session'>>): Promise<ConsoleSessionInfo> {
+    return this.operators.session(requireOperator(principal));
   }
 
   @MessagePattern(PATTERNS.identity.signOut)

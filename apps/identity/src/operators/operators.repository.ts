@@ -15,6 +15,14 @@ export class OperatorsRepository {
     return this.operators.count();
   }
 
+  findById(id: string): Promise<OperatorEntity | null> {
+    return this.operators.findOneBy({ id });
+  }
+
+  findSession(operatorId: string, sessionId: string): Promise<ConsoleSessionEntity | null> {
+    return this.sessions.findOneBy({ id: sessionId, operatorId });
+  }
+
   findByEmail(email: string): Promise<OperatorEntity | null> {
     return this.operators.findOneBy({ email });
   }
@@ -29,7 +37,7 @@ export class OperatorsRepository {
 
   /** Marks the operator's session signed out; returns it, or null when it was not open. */
   async revokeSession(operatorId: string, sessionId: string): Promise<ConsoleSessionEntity | null> {
-    const session = await this.sessions.findOneBy({ id: sessionId, operatorId });
+    const session = await this.findSession(operatorId, sessionId);
     if (!session || session.revokedAt) {
       return null;
     }

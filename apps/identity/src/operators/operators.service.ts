@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AppError, ConsoleSessionView, Principal, consolePasswordDigest, normalizeEmail } from '@game-wallet/contracts';
+import { AppError, ConsoleSessionInfo, ConsoleSessionView, OperatorPrincipal, Principal, consolePasswordDigest, normalizeEmail } from '@game-wallet/contracts';
 import { newId } from '@game-wallet/database';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -74,7 +74,19 @@ export class OperatorsService {
     return { token: this.issuer.consoleToken(operator.id, session.id, session.expiresAt), expiresAt: session.expiresAt.toISOString() };
   }
 
-  async signOut(principal: Extract<Principal, { kind: 'operator' }>): Promise<void> {
+  /** Who is signed in on this session, and until when (401 `INVALID_TOKEN` once it was signed out). */
+  async session(principal: OperatorPrincipal): Promise<ConsoleSessionInfo> {
+    const [operator, session] = await Promise.all([
+      this.operators.findById(principal.operatorId),
+      this.operators.findSession(principal.operatorId, principal.sessionId),
+    ]);
+    if (!operator || !session || session.revokedAt) {
+      throw new AppError('INVALID_TOKEN', 'This console session has ended; sign in again');
+    }
+    return { operator: { id: operator.id, email: operator.email }, expiresAt: session.expiresAt.toISOString() };
+  }
+
+  async signOut(principal: OperatorPrincipal): Promise<void> {
     const session = await this.operators.revokeSession(principal.operatorId, principal.sessionId);
     if (session) {
       await this.revocations.sessionRevoked(session.id, session.expiresAt);

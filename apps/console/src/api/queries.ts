@@ -1,0 +1,187 @@
+import { type QueryClient, keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import type {
+  ApiKeyView,
+  AuditEntryView,
+  ConsoleEndpointsView,
+  ConsolePlayerView,
+  ConsoleSessionInfo,
+  CreatedApiKeyView,
+  GameSummaryView,
+  GameView,
+  Page,
+} from '@game-wallet/contracts/views';
+import { ApiError, apiRequest, queryString } from './client';
+
+export const queryKeys = {
+  session: ['session'] as const,
+  endpoints: ['endpoints'] as const,
+  games: ['games'] as const,
+  game: (gameId: string) => ['game', gameId] as const,
+  apiKeys: (gameId: string) => ['api-keys', gameId] as const,
+  players: (gameId: string, uniqueId: string, cursor: string | undefined) => ['players', gameId, uniqueId, cursor ?? ''] as const,
+  audit: (gameId: string, cursor: string | undefined) => ['audit', gameId, cursor ?? ''] as const,
+};
+
+/** Rows per page of the players and audit tables. */
+export const PAGE_SIZE = 20;
+
+/** The signed-in operator, or null when there is no session (the console then shows sign-in). */
+export function useSession() {
+  return useQuery({
+    queryKey: queryKeys.session,
+    queryFn: async (): Promise<ConsoleSessionInfo | null> => {
+      try {
+        return await apiRequest<ConsoleSessionInfo>('GET', '/session');
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) {
+          return null;
+        }
+        throw error;
+      }
+    },
+    staleTime: 60_000,
+  });
+}
+
+export function useEndpoints() {
+  return useQuery({ queryKey: queryKeys.endpoints, queryFn: () => apiRequest<ConsoleEndpointsView>('GET', '/endpoints'), staleTime: Infinity });
+}
+
+export function useGames() {
+  return useInfiniteQuery({
+    queryKey: queryKeys.games,
+    queryFn: ({ pageParam }) => apiRequest<Page<GameSummaryView>>('GET', `/games${queryString({ limit: 50, cursor: pageParam })}`),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+  });
+}
+
+/** One game; nothing is asked while `gameId` is empty. */
+export function useGame(gameId: string) {
+  return useQuery({
+    queryKey: queryKeys.game(gameId),
+    queryFn: () => apiRequest<GameView>('GET', `/games/${encodeURIComponent(gameId)}`),
+    enabled: gameId !== '',
+  });
+}
+
+export function useCreateGame() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => apiRequest<GameView>('POST', '/games', { name }),
+    onSuccess: (game) => {
+      client.setQueryData(queryKeys.game(game.id), game);
+      return client.invalidateQueries({ queryKey: queryKeys.games });
+    },
+  });
+}
+
+export function useApiKeys(gameId: string) {
+  return useQuery({
+    queryKey: queryKeys.apiKeys(gameId),
+    queryFn: async () => (await apiRequest<{ items: ApiKeyView[] }>('GET', `/games/${encodeURIComponent(gameId)}/api-keys`)).items,
+  });
+}
+
+/** Strips the secret from a created key: only the dialog that shows it once may hold it, never a cache. */
+export function withoutSecret({ key: _secret, ...view }: CreatedApiKeyView): ApiKeyView {
+  return view;
+}
+
+async function createApiKey(client: QueryClient, gameId: string, name: string | undefined): Promise<CreatedApiKeyView> {
+  const created = await apiRequest<CreatedApiKeyView>('POST', `/games/${encodeURIComponent(gameId)}/api-keys`, name === undefined ? {} : { name });
+  client.setQueryData<ApiKeyView[]>(queryKeys.apiKeys(gameId), (keys) => [...(keys ?? []), withoutSecret(created)]);
+  void client.invalidateQueries({ queryKey: queryKeys.games });
+  return created;
+}
+
+/**
+ * Creates a key. Not a cached mutation on purpose: the answer (with its secret) goes only to the caller, and the
+ * cached list gets the key without it.
+ */
+export function useCreateKey(gameId: string): (name: string | undefined) => Promise<CreatedApiKeyView> {
+  const client = useQueryClient();
+  return useCallback((name: string | undefined) => createApiKey(client, gameId, name), [client, gameId]);
+}
+
+/** Turns a key on or off at once in the list, and back when the platform refuses. */
+export function useSetKeyActive(gameId: string) {
+  const client = useQueryClient();
+  const key = queryKeys.apiKeys(gameId);
+  return useMutation({
+    mutationFn: ({ keyId, active }: { keyId: string; active: boolean }) =>
+      apiRequest<ApiKeyView>('PATCH', `/games/${encodeURIComponent(gameId)}/api-keys/${encodeURIComponent(keyId)}`, { active }),
+    onMutate: async ({ keyId, active }) => {
+      await client.cancelQueries({ queryKey: key });
+      const before = client.getQueryData<ApiKeyView[]>(key);
+      client.setQueryData<ApiKeyView[]>(key, (keys) => keys?.map((item) => (item.id === keyId ? { ...item, active } : item)));
+      return { before };
+    },
+    onError: (_error, _variables, context) => {
+      client.setQueryData(key, context?.before);
+    },
+    onSuccess: (updated) => {
+      client.setQueryData<ApiKeyView[]>(key, (keys) => keys?.map((item) => (item.id === updated.id ? updated : item)));
+    },
+  });
+}
+
+export function useDeleteKey(gameId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (keyId: string) => apiRequest<void>('DELETE', `/games/${encodeURIComponent(gameId)}/api-keys/${encodeURIComponent(keyId)}`),
+    onSuccess: (_result, keyId) => {
+      client.setQueryData<ApiKeyView[]>(queryKeys.apiKeys(gameId), (keys) => keys?.filter((item) => item.id !== keyId));
+      void client.invalidateQueries({ queryKey: queryKeys.games });
+    },
+  });
+}
+
+export function usePlayers(gameId: string, uniqueId: string, cursor: string | undefined) {
+  return useQuery({
+    queryKey: queryKeys.players(gameId, uniqueId, cursor),
+    queryFn: () =>
+      apiRequest<Page<ConsolePlayerView>>('GET', `/games/${encodeURIComponent(gameId)}/players${queryString({ uniqueId, cursor, limit: PAGE_SIZE })}`),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useAudit(gameId: string, cursor: string | undefined) {
+  return useQuery({
+    queryKey: queryKeys.audit(gameId, cursor),
+    queryFn: () => apiRequest<Page<AuditEntryView>>('GET', `/games/${encodeURIComponent(gameId)}/audit${queryString({ cursor, limit: PAGE_SIZE })}`),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * Signs in. Not a cached mutation, so the password is not kept once the call ends; the answer's bearer token (for
+ * scripts) is dropped too: the console relies on the HttpOnly session cookie the same answer sets.
+ */
+export function useSignIn(): (email: string, password: string) => Promise<void> {
+  const client = useQueryClient();
+  return useCallback(
+    async (email: string, password: string) => {
+      await apiRequest<unknown>('POST', '/session', { email, password });
+      await client.invalidateQueries({ queryKey: queryKeys.session });
+    },
+    [client],
+  );
+}
+
+export function useSignOut() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest<void>('DELETE', '/session').catch((error: unknown) => {
+      // An expired session is signed out already.
+      if (!(error instanceof ApiError && error.status === 401)) {
+        throw error;
+      }
+    }),
+    onSuccess: () => {
+      client.clear();
+      client.setQueryData(queryKeys.session, null);
+    },
+  });
+}

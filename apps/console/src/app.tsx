@@ -1,0 +1,54 @@
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { BrowserRouter, Link, Route, Routes } from 'react-router';
+import { ApiKeysTab } from './game/api-keys-tab';
+import { AuditTab } from './game/audit-tab';
+import { GamePage } from './game/game-page';
+import { OverviewTab } from './game/overview-tab';
+import { PlayersTab } from './game/players-tab';
+import { GamesPage } from './games/games-page';
+import { RequireSession } from './session/require-session';
+import { SignInPage } from './session/sign-in-page';
+import { AppShell } from './shell/app-shell';
+import { EmptyState } from './ui/states';
+import { ToastProvider } from './ui/toasts';
+
+function NotFoundPage() {
+  return (
+    <EmptyState title="This page does not exist">
+      <Link to="/">Go to your games</Link>
+    </EmptyState>
+  );
+}
+
+/** The console's screens under `/console` (client-side routes; the gateway answers every one with this app). */
+export function ConsoleRoutes() {
+  return (
+    <Routes>
+      <Route path="/sign-in" element={<SignInPage />} />
+      <Route element={<RequireSession />}>
+        <Route element={<AppShell />}>
+          <Route index element={<GamesPage />} />
+          <Route path="/games/:gameId" element={<GamePage />}>
+            <Route index element={<OverviewTab />} />
+            <Route path="api-keys" element={<ApiKeysTab />} />
+            <Route path="players" element={<PlayersTab />} />
+            <Route path="audit" element={<AuditTab />} />
+          </Route>
+          <Route path="*" element={<NotFoundPage />} />
+        </Route>
+      </Route>
+    </Routes>
+  );
+}
+
+export function App({ queryClient }: { queryClient: QueryClient }) {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ToastProvider>
+        <BrowserRouter basename="/console">
+          <ConsoleRoutes />
+        </BrowserRouter>
+      </ToastProvider>
+    </QueryClientProvider>
+  );
+}

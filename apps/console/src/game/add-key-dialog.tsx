@@ -1,0 +1,103 @@
+import { type FormEvent, useId, useState } from 'react';
+import type { CreatedApiKeyView } from '@game-wallet/contracts/views';
+import { ApiError } from '../api/client';
+import { useCreateKey } from '../api/queries';
+import { nameProblem } from '../games/game-name';
+import { CopyButton } from '../ui/copy-button';
+import { Dialog } from '../ui/dialog';
+import { useToast } from '../ui/toasts';
+
+/**
+ * "Add API Key": an optional name, then the new secret, shown this once. The secret lives only in this dialog's
+ * state: closing the dialog unmounts it and the secret is gone from the page.
+ */
+export function AddKeyDialog({ gameId, onClose }: { gameId: string; onClose: () => void }) {
+  const createKey = useCreateKey(gameId);
+  const notify = useToast();
+  const [name, setName] = useState('');
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [created, setCreated] = useState<CreatedApiKeyView | null>(null);
+  const problem = nameProblem(name, false);
+  const errorId = useId();
+  const warningId = useId();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (problem) {
+      return;
+    }
+    setPending(true);
+    setError(null);
+    try {
+      const key = await createKey(name.trim() === '' ? undefined : name.trim());
+      setCreated(key);
+      notify(`API key “${key.name}” created`);
+    } catch (failure) {
+      setError(failure instanceof ApiError ? failure.message : 'The key could not be created.');
+    } finally {
+      setPending(false);
+    }
+  };
+
+  if (created) {
+    return (
+      <Dialog title="Your new API key" onClose={onClose}>
+        <p id={warningId} className="callout warning">
+          Copy this key now and keep it with your game server's secrets: <strong>this key will not be shown again</strong>.
+        </p>
+        <label className="field">
+          <span>Secret key for “{created.name}”</span>
+          <span className="secret-row">
+            <input className="secret" readOnly value={created.key} aria-describedby={warningId} onFocus={(event) => event.target.select()} />
+            <CopyButton value={created.key} label="secret key" />
+          </span>
+        </label>
+        <div className="dialog-actions">
+          <button type="button" className="button primary" onClick={onClose} autoFocus>
+            Done
+          </button>
+        </div>
+      </Dialog>
+    );
+  }
+
+  return (
+    <Dialog title="Add API Key" onClose={onClose} description="A key gives a game server access to this game's players, profiles and wallets.">
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <label className="field">
+          <span>
+            Key name <span className="muted">(optional)</span>
+          </span>
+          <input
+            name="name"
+            value={name}
+            autoFocus
+            placeholder="e.g. production game server"
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? errorId : undefined}
+            onChange={(event) => setName(event.target.value)}
+          />
+        </label>
+        {problem ? (
+          <p id={errorId} className="field-error">
+            {problem}
+          </p>
+        ) : null}
+        {error ? (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <div className="dialog-actions">
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button primary" disabled={pending || problem !== null}>
+            {pending ? 'Creating…' : 'Create key'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,112 @@
+import { useRef, useState } from 'react';
+import type { ApiKeyView } from '@game-wallet/contracts/views';
+import { ApiError } from '../api/client';
+import { useApiKeys, useSetKeyActive } from '../api/queries';
+import { DateTime } from '../ui/date-time';
+import { EmptyState, ErrorState, Loading } from '../ui/states';
+import { useToast } from '../ui/toasts';
+import { AddKeyDialog } from './add-key-dialog';
+import { DeleteKeyDialog } from './delete-key-dialog';
+import { useCurrentGame } from './game-context';
+
+/** The Active/Inactive switch of a key: flips at once, and flips back with a message when the platform refuses. */
+function KeySwitch({ gameId, apiKey }: { gameId: string; apiKey: ApiKeyView }) {
+  const setActive = useSetKeyActive(gameId);
+  const notify = useToast();
+  const toggle = () =>
+    setActive.mutate(
+      { keyId: apiKey.id, active: !apiKey.active },
+      {
+        onSuccess: (updated) => notify(`API key “${updated.name}” ${updated.active ? 'activated' : 'deactivated'}`),
+        onError: (error) => notify(error instanceof ApiError ? `Not changed: ${error.message}` : 'Not changed: the platform could not be reached', 'error'),
+      },
+    );
+  return (
+    <span className="switch-field">
+      <button type="button" role="switch" aria-checked={apiKey.active} aria-label={`Active: ${apiKey.name}`} className="switch" onClick={toggle}>
+        <span className="switch-thumb" aria-hidden="true" />
+      </button>
+      <span className={apiKey.active ? 'badge on' : 'badge off'} aria-hidden="true">
+        {apiKey.active ? 'Active' : 'Inactive'}
+      </span>
+    </span>
+  );
+}
+
+/** The game's API keys: list, "Add API Key", Active/Inactive, delete with confirmation. */
+export function ApiKeysTab() {
+  const game = useCurrentGame();
+  const keys = useApiKeys(game.id);
+  const [adding, setAdding] = useState(false);
+  const [deleting, setDeleting] = useState<ApiKeyView | null>(null);
+  const addButton = useRef<HTMLButtonElement>(null);
+
+  return (
+    <div className="stack">
+      <div className="section-header">
+        <div>
+          <h2>API Keys</h2>
+          <p className="muted">Game servers send a key in the <code>x-api-key</code> header. Only a preview is kept; the secret is shown once.</p>
+        </div>
+        <button ref={addButton} type="button" className="button primary" onClick={() => setAdding(true)}>
+          Add API Key
+        </button>
+      </div>
+      {keys.isPending ? (
+        <Loading label="Loading API keys…" />
+      ) : keys.isError ? (
+        <ErrorState error={keys.error} retry={() => void keys.refetch()} />
+      ) : keys.data.length === 0 ? (
+        <EmptyState title="No API keys">
+          <p>Add a key so that your game server can create players.</p>
+        </EmptyState>
+      ) : (
+        <div className="card">
+          <table className="table">
+            <caption className="visually-hidden">API keys of {game.name}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Key</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.data.map((apiKey) => (
+                <tr key={apiKey.id}>
+                  <td data-label="Name" className="strong">
+                    {apiKey.name}
+                  </td>
+                  <td data-label="Key">
+                    <code>{apiKey.preview}</code>
+                  </td>
+                  <td data-label="Status">
+                    <KeySwitch gameId={game.id} apiKey={apiKey} />
+                  </td>
+                  <td data-label="Created">
+                    <DateTime value={apiKey.createdAt} />
+                  </td>
+                  <td data-label="Last used">
+                    <DateTime value={apiKey.lastUsedAt} fallback="Never" />
+                  </td>
+                  <td className="actions">
+                    <button type="button" className="button danger-ghost" aria-label={`Delete ${apiKey.name}`} onClick={() => setDeleting(apiKey)}>
+                      Delete
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {adding ? <AddKeyDialog gameId={game.id} onClose={() => setAdding(false)} /> : null}
+      {deleting ? <DeleteKeyDialog gameId={game.id} apiKey={deleting} onClose={() => setDeleting(null)} returnFocusTo={() => addButton.current} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+import type { AuditEntryView } from '@game-wallet/contracts/views';
+import { useApiKeys, useAudit, useSession } from '../api/queries';
+import { useCursorPages } from '../ui/cursor-pages';
+import { DateTime } from '../ui/date-time';
+import { describeAction, describeDetails, splitReference } from '../ui/format';
+import { Pager } from '../ui/pager';
+import { EmptyState, ErrorState, Loading } from '../ui/states';
+import { useCurrentGame } from './game-context';
+
+/** An actor or target in words: the signed-in operator as "You", the game and its keys by name (while they exist). */
+function Reference({ value, operatorId, names }: { value: string; operatorId?: string; names: Map<string, string> }) {
+  const { kind, id } = splitReference(value);
+  if (value === `operator:${operatorId}`) {
+    return <span>You</span>;
+  }
+  const name = names.get(value);
+  return (
+    <span title={value}>
+      {kind} {name ? <span className="strong">“{name}”</span> : <code className="small">{id.slice(0, 8)}…</code>}
+    </span>
+  );
+}
+
+/** The game's audit trail, newest first: who did what, to what, when. */
+export function AuditTab() {
+  const game = useCurrentGame();
+  const pages = useCursorPages();
+  const audit = useAudit(game.id, pages.cursor);
+  const session = useSession();
+  const keys = useApiKeys(game.id);
+  const names = new Map([[`game:${game.id}`, game.name], ...(keys.data ?? []).map((key): [string, string] => [`api-key:${key.id}`, key.name])]);
+  const operatorId = session.data?.operator.id;
+  const row = (entry: AuditEntryView) => (
+    <tr key={entry.id}>
+      <td data-label="Time">
+        <DateTime value={entry.at} />
+      </td>
+      <td data-label="Actor">
+        <Reference value={entry.actor} operatorId={operatorId} names={names} />
+      </td>
+      <td data-label="Action" className="strong">
+        {describeAction(entry.action)}
+      </td>
+      <td data-label="Target">
+        <Reference value={entry.target} operatorId={operatorId} names={names} />
+      </td>
+      <td data-label="Details" className="muted small wrap">
+        {describeDetails(entry.details)}
+      </td>
+    </tr>
+  );
+  return (
+    <div className="stack">
+      <div className="section-header">
+        <div>
+          <h2>Audit</h2>
+          <p className="muted">Every change to the game and its keys, and every signature its wallets made, newest first.</p>
+        </div>
+      </div>
+      {audit.isPending ? (
+        <Loading label="Loading the audit trail…" />
+      ) : audit.isError ? (
+        <ErrorState error={audit.error} retry={() => void audit.refetch()} />
+      ) : audit.data.items.length === 0 ? (
+        <EmptyState title="Nothing recorded yet" />
+      ) : (
+        <div className="card">
+          <table className="table">
+            <caption className="visually-hidden">Audit trail of {game.name}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Actor</th>
+                <th scope="col">Action</th>
+                <th scope="col">Target</th>
+                <th scope="col">Details</th>
+              </tr>
+            </thead>
+            <tbody>{audit.data.items.map(row)}</tbody>
+          </table>
+          <Pager
+            label="Audit pages"
+            page={pages.page}
+            hasPrevious={pages.hasPrevious}
+            nextCursor={audit.data.nextCursor}
+            onPrevious={pages.previous}
+            onNext={pages.next}
+          />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+import { useEndpoints } from '../api/queries';
+import { CopyButton } from '../ui/copy-button';
+import { useCurrentGame } from './game-context';
+
+/** Shell words in single quotes, safe to paste. */
+const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+
+export function playerCreateExample(coreUrl: string): string {
+  return [
+    `curl -X POST ${quote(`${coreUrl}/v1/player/create`)} \\`,
+    `  -H 'x-api-key: <API_KEY>' -H 'content-type: application/json' \\`,
+    `  -d '{"uniqueId":"player-123","userData":{"username":"ada"}}'`,
+  ].join('\n');
+}
+
+export function authenticateExample(baseUrl: string): string {
+  return [
+    `curl -X POST ${quote(`${baseUrl}/v1/profile/<PROFILE_ID>/authenticate`)} \\`,
+    `  -H 'x-api-key: <API_KEY>' -H 'content-type: application/json' \\`,
+    `  -d '{"duration":3600}'`,
+  ].join('\n');
+}
+
+function Example({ title, text, note }: { title: string; text: string; note: string }) {
+  return (
+    <div className="example">
+      <div className="example-header">
+        <h3>{title}</h3>
+        <CopyButton value={text} label={`${title} example`} />
+      </div>
+      <pre>
+        <code>{text}</code>
+      </pre>
+      <p className="muted">{note}</p>
+    </div>
+  );
+}
+
+/** The game's id and the platform's addresses, with the two calls a game server makes first. */
+export function OverviewTab() {
+  const game = useCurrentGame();
+  const endpoints = useEndpoints();
+  const baseUrl = endpoints.data?.baseUrl ?? window.location.origin;
+  const coreUrl = endpoints.data?.coreUrl ?? '…';
+  return (
+    <div className="stack">
+      <div className="card">
+        <dl className="facts">
+          <div>
+            <dt>Game id</dt>
+            <dd>
+              <code>{game.id}</code> <CopyButton value={game.id} label="game id" compact />
+            </dd>
+          </div>
+          <div>
+            <dt>Base URL</dt>
+            <dd>
+              <code>{baseUrl}</code> <CopyButton value={baseUrl} label="base URL" compact />
+              <span className="muted small">profiles, wallets, health</span>
+            </dd>
+          </div>
+          <div>
+            <dt>Core URL</dt>
+            <dd>
+              <code>{coreUrl}</code> <CopyButton value={coreUrl} label="core URL" compact />
+              <span className="muted small">players</span>
+            </dd>
+          </div>
+        </dl>
+      </div>
+      <Example
+        title="Create a player"
+        text={playerCreateExample(coreUrl)}
+        note="Creates the player with a profile and a wallet on evm, sol and sui; repeating it returns the same player."
+      />
+      <Example
+        title="Authenticate a profile"
+        text={authenticateExample(baseUrl)}
+        note="Returns a JWT (here for one hour) that the game client uses for this player's profile and wallet."
+      />
+    </div>
+  );
+}

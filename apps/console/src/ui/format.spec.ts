@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { describeAction, describeDetails, formatDateTime, safeImageUrl, splitReference } from './format';
+
+describe('safeImageUrl', () => {
+  it('keeps absolute http and https URLs', () => {
+    expect(safeImageUrl('https://cdn.example.com/a.png')).toBe('https://cdn.example.com/a.png');
+    expect(safeImageUrl('http://cdn.example.com/a.png')).toBe('http://cdn.example.com/a.png');
+  });
+
+  it.each([['javascript:alert(1)'], ['data:image/svg+xml,<svg onload=alert(1)>'], ['/console/x.png'], ['not a url'], [''], [null]])('refuses %s', (value) => {
+    expect(safeImageUrl(value)).toBeNull();
+  });
+});
+
+describe('audit wording', () => {
+  it('names known actions in words and keeps unknown ones as they are', () => {
+    expect(describeAction('api_key.deactivated')).toBe('API key deactivated');
+    expect(describeAction('something.new')).toBe('something.new');
+  });
+
+  it('splits references and describes details as text', () => {
+    expect(splitReference('api-key:0193')).toEqual({ kind: 'API key', id: '0193' });
+    expect(splitReference('system')).toEqual({ kind: 'system', id: '' });
+    expect(describeDetails({ name: 'server', chain: 'evm', n: 2 })).toBe('name: server · chain: evm · n: 2');
+  });
+});
+
+describe('formatDateTime', () => {
+  it('formats in the locale and leaves a value that is not a date as it is', () => {
+    expect(formatDateTime('2026-11-21T10:00:00.000Z')).toMatch(/2026/);
+    expect(formatDateTime('soon')).toBe('soon');
+  });
+});

@@ -1,0 +1,62 @@
+/** Dates and times in the browser's own locale and time zone. */
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+export function formatDateTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
+}
+
+/**
+ * The URL to show a player's image from, or null: only absolute http(s) URLs are ever loaded (never `javascript:`,
+ * `data:` or a path on this origin).
+ */
+export function safeImageUrl(value: string | null | undefined): string | null {
+  if (!value) {
+    return null;
+  }
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** JSON as indented text, for display (shown as text, never as markup). */
+export function formatJson(value: unknown): string {
+  return JSON.stringify(value, null, 2);
+}
+
+const ACTIONS: Record<string, string> = {
+  'game.created': 'Game created',
+  'api_key.created': 'API key created',
+  'api_key.activated': 'API key activated',
+  'api_key.deactivated': 'API key deactivated',
+  'api_key.deleted': 'API key deleted',
+  'wallet.signed': 'Message signed',
+  'operator.signed_in': 'Signed in',
+  'operator.signed_out': 'Signed out',
+};
+
+/** An audit action in words (`api_key.deactivated` → "API key deactivated"); an unknown one as it is. */
+export function describeAction(action: string): string {
+  return ACTIONS[action] ?? action;
+}
+
+/** An audit actor or target (`api-key:0193…`) as kind and id, for display. */
+export function splitReference(reference: string): { kind: string; id: string } {
+  const colon = reference.indexOf(':');
+  if (colon < 0) {
+    return { kind: reference, id: '' };
+  }
+  const kind = reference.slice(0, colon);
+  const names: Record<string, string> = { 'api-key': 'API key', operator: 'Operator', profile: 'Profile', wallet: 'Wallet', game: 'Game' };
+  return { kind: names[kind] ?? kind, id: reference.slice(colon + 1) };
+}
+
+/** `details` of an audit entry as short `name: value` text. */
+export function describeDetails(details: Record<string, unknown>): string {
+  return Object.entries(details)
+    .map(([name, value]) => `${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join(' · ');
+}

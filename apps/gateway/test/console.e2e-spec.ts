@@ -1,4 +1,4 @@
-import { ApiKeyView, AuditEntryView, GameView } from '@game-wallet/contracts';
+import { ApiKeyView, AuditEntryView, ConsoleSessionInfo, GameSummaryView, GameView } from '@game-wallet/contracts';
 import { TEST_OPERATOR, TestPlatform, http } from '@game-wallet/testing';
 import Redis from 'ioredis';
 
@@ -62,6 +62,23 @@ describe('console API', () => {
       expect(withCookie.status).toBe(200);
     });
 
+    it('names the signed-in operator and when the session ends (GET /v1/console/session)', async () => {
+      const session = await api<ConsoleSessionInfo>('GET', '/session');
+      expect(session.status).toBe(200);
+      expect(session.body).toEqual({ operator: { id: expect.stringMatching(/^[0-9a-f-]{36}$/), email: TEST_OPERATOR.email }, expiresAt: expect.any(String) });
+      expect(Date.parse(session.body.expiresAt)).toBeGreaterThan(Date.now());
+    });
+
+    it("gives the console the platform's public URLs: the address it was opened at, and core_url on the same host", async () => {
+      const endpoints = await api<{ baseUrl: string; coreUrl: string }>('GET', '/endpoints');
+      expect(endpoints.body).toEqual({ baseUrl: platform.baseUrl, coreUrl: platform.coreUrl });
+      const behindTls = await http<{ baseUrl: string; coreUrl: string }>('GET', `${platform.baseUrl}/v1/console/endpoints`, {
+        bearer: token,
+        headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'wallet.example.com' },
+      });
+      expect(behindTls.body).toEqual({ baseUrl: 'https://wallet.example.com', coreUrl: `https://wallet.example.com:${platform.ports.core}` });
+    });
+
     it('marks the cookie Secure behind an https load balancer', async () => {
       const response = await fetch(`${platform.baseUrl}/v1/console/session`, {
         method: 'POST',
@@ -113,6 +130,20 @@ describe('console API', () => {
       expect(rest.body.items.map((game) => game.name)).toEqual(['Page A', 'Space Miners']);
       const end = await api<{ items: Game[]; nextCursor: string | null }>('GET', `/games?limit=50&cursor=${first.body.nextCursor}&unknown=ignored`);
       expect(end.body.nextCursor).toBeNull();
+    });
+
+    it('lists each game with its number of API keys (a deleted key no longer counts)', async () => {
+      const game = (await api<Game>('POST', '/games', { name: 'Counted' })).body;
+      const keys = [];
+      for (const name of ['one', 'two', 'three']) {
+        const key = (await api<ApiKey>('POST', `/games/${game.id}/api-keys`, { name })).body;
+        secrets.push(String(key.key));
+        keys.push(key);
+      }
+      await api('PATCH', `/games/${game.id}/api-keys/${keys[0].id}`, { active: false });
+      await api('DELETE', `/games/${game.id}/api-keys/${keys[1].id}`);
+      const list = await api<{ items: GameSummaryView[] }>('GET', '/games?limit=1');
+      expect(list.body.items[0]).toEqual({ ...game, apiKeyCount: 2 });
     });
 
     it.each([['limit=0'], ['limit=101'], ['limit=abc'], ['cursor=not-a-cursor']])('refuses ?%s with 400 INVALID_QUERY', async (query) => {
@@ -238,8 +269,10 @@ describe('console API', () => {
       const out = await fetch(`${platform.baseUrl}/v1/console/session`, { method: 'DELETE', headers: { authorization: `Bearer ${session.body.token}` } });
       expect(out.status).toBe(204);
       expect(out.headers.get('set-cookie')).toMatch(/^console_session=;/);
-      const after = await http<{ code: string }>('GET', `${platform.baseUrl}/v1/console/games`, { bearer: session.body.token });
-      expect([after.status, after.body.code]).toEqual([401, 'TOKEN_REVOKED']);
+      for (const path of ['/games', '/session']) {
+        const after = await http<{ code: string }>('GET', `${platform.baseUrl}/v1/console${path}`, { bearer: session.body.token });
+        expect([after.status, after.body.code]).toEqual([401, 'TOKEN_REVOKED']);
+      }
     });
 
     it('answers 429 after 10 failed sign-ins a minute for one e-mail, even with the right password', async () => {

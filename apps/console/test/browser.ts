@@ -1,0 +1,88 @@
+import { REPO_ROOT, TEST_OPERATOR, TestPlatform } from '@game-wallet/testing';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Browser, BrowserContext, Page, chromium } from 'playwright-core';
+
+/** Debian's Chromium, never a downloaded one; no background traffic (this machine reaches no other host). */
+export const CHROMIUM = '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/** Where the browser suites write their screenshots (`test-output/console`, not committed). */
+export const SCREENSHOTS = join(REPO_ROOT, 'test-output', 'console');
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+}
+
+export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+
+/**
+ * A page in a fresh browser profile that records what must never happen: a JavaScript dialog (an injected
+ * `alert`), a page error, or a Content-Security-Policy violation.
+ */
+export interface WatchedPage {
+  context: BrowserContext;
+  page: Page;
+  dialogs: string[];
+  problems: string[];
+}
+
+export async function openPage(browser: Browser, viewport: { width: number; height: number } = VIEWPORTS.desktop): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
+  const page = await context.newPage();
+  const watched: WatchedPage = { context, page, dialogs: [], problems: [] };
+  page.on('dialog', (dialog) => {
+    watched.dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  page.on('pageerror', (error) => watched.problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (/Content.Security.Policy|Refused to/i.test(message.text())) {
+      watched.problems.push(`CSP: ${message.text()}`);
+    }
+  });
+  return watched;
+}
+
+/** Signs in through the sign-in screen (the page must be showing it). */
+export async function signInThroughForm(page: Page, credentials = TEST_OPERATOR): Promise<void> {
+  await page.getByLabel('E-mail').fill(credentials.email);
+  await page.getByLabel('Password').fill(credentials.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Opens `path` of the console signed in as the test operator. */
+export async function openSignedIn(page: Page, platform: TestPlatform, path = '/'): Promise<void> {
+  await page.goto(`${platform.baseUrl}/console${path}`);
+  await page.getByLabel('E-mail').waitFor();
+  await signInThroughForm(page);
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/**
+ * axe-core's serious and critical violations on the page as it is now. The script is evaluated through the DevTools
+ * protocol, which the page's CSP does not govern, so the page keeps its own policy while it is checked.
+ */
+export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map(({ target }) => ({ target })) }));
+  });
+  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+}

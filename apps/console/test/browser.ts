@@ -59,9 +59,10 @@ export async function openSignedIn(page: Page, platform: TestPlatform, path = '/
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** Saves a screenshot: the whole page, or what the window shows while a dialog is open (`fullPage: false`). */
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage });
 }
 
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');

@@ -49,7 +49,15 @@ export function AddKeyDialog({ gameId, onClose }: { gameId: string; onClose: () 
         <label className="field">
           <span>Secret key for “{created.name}”</span>
           <span className="secret-row">
-            <input className="secret" readOnly value={created.key} aria-describedby={warningId} onFocus={(event) => event.target.select()} />
+            <textarea
+              className="secret"
+              readOnly
+              rows={1}
+              spellCheck={false}
+              value={created.key}
+              aria-describedby={warningId}
+              onFocus={(event) => event.target.select()}
+            />
             <CopyButton value={created.key} label="secret key" />
           </span>
         </label>

@@ -38,13 +38,13 @@ export function AuditTab() {
       <td data-label="Actor">
         <Reference value={entry.actor} operatorId={operatorId} names={names} />
       </td>
-      <td data-label="Action" className="strong">
+      <td data-label="Action" className="strong nowrap">
         {describeAction(entry.action)}
       </td>
       <td data-label="Target">
         <Reference value={entry.target} operatorId={operatorId} names={names} />
       </td>
-      <td data-label="Details" className="muted small wrap">
+      <td data-label="Details" className="muted small wrap" title={JSON.stringify(entry.details)}>
         {describeDetails(entry.details)}
       </td>
     </tr>

@@ -28,7 +28,8 @@ function Example({ title, text, note }: { title: string; text: string; note: str
         <h3>{title}</h3>
         <CopyButton value={text} label={`${title} example`} />
       </div>
-      <pre>
+      {/* Focusable: a keyboard user can scroll a long line sideways. */}
+      <pre tabIndex={0} role="region" aria-label={`${title}: command`}>
         <code>{text}</code>
       </pre>
       <p className="muted">{note}</p>

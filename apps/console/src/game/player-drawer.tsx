@@ -79,7 +79,7 @@ export function PlayerDrawer({ player, onClose }: { player: ConsolePlayerView; o
           <p className="muted">The wallet is not ready yet.</p>
         )}
         <h3>userData</h3>
-        <pre className="json" aria-label="userData as JSON">
+        <pre className="json" tabIndex={0} role="region" aria-label="userData as JSON">
           <code>{formatJson(player.userData)}</code>
         </pre>
       </div>

@@ -54,9 +54,14 @@ export function splitReference(reference: string): { kind: string; id: string } 
   return { kind: names[kind] ?? kind, id: reference.slice(colon + 1) };
 }
 
+/** A long hex digest shortened for reading (`c3e47ac3…9b7474`); anything else as it is. */
+function shortDigest(value: string): string {
+  return value.length > 24 && /^[0-9a-f]+$/i.test(value) ? `${value.slice(0, 8)}…${value.slice(-6)}` : value;
+}
+
 /** `details` of an audit entry as short `name: value` text. */
 export function describeDetails(details: Record<string, unknown>): string {
   return Object.entries(details)
-    .map(([name, value]) => `${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .map(([name, value]) => `${name}: ${typeof value === 'string' ? shortDigest(value) : JSON.stringify(value)}`)
     .join(' · ');
 }

@@ -15,7 +15,7 @@
 ARG NODE_IMAGE=node:20-bookworm-slim
 ARG APP
 
-# ---- build: compile every app and lib to dist/ (plain CommonJS, path aliases rewritten) ----
+# ---- build: compile every app and lib to dist/ (plain CommonJS, path aliases rewritten), and the web console ----
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -54,6 +54,8 @@ STOPSIGNAL SIGTERM
 
 # ---- one final stage per app: its ports and its entry point ----
 FROM runtime AS app-gateway
+# The web console's static files (served at /console, precompressed), owned by root and read-only like the code.
+COPY --from=build /app/dist/apps/console ./dist/apps/console
 # 3000 base_url (profile, wallet, health, JWKS, console), 3001 core_url (player), 3100 internal /metrics
 EXPOSE 3000 3001 3100
 CMD ["node", "dist/apps/gateway/src/main.js"]

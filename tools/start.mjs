@@ -118,7 +118,7 @@ while (!stopping) {
       paint(1, 'Game wallet platform is up.'),
       `  base_url   ${urls.base}   (profile, wallet, health, JWKS, console)`,
       `  core_url   ${urls.core}   (player)`,
-      `  console    ${urls.base}/v1/console   (JSON API: POST /v1/console/session to sign in)`,
+      `  console    ${paint(1, `${urls.base}/console`)}   (web console; its JSON API is under /v1/console)`,
       `  sign-in    ${signIn()}`,
       `  health     ${urls.base}/v1/health   ·   ${urls.base}/v1/health/services`,
       `  metrics    ${urls.metrics}`,

@@ -16,7 +16,8 @@ describe('web console screens (axe-core, screenshots)', () => {
     const token = await consoleToken(platform);
     const game = await createGame(platform, token, 'Space Miners');
     gameId = game.gameId;
-    await http('POST', `${platform.baseUrl}/v1/console/games/${gameId}/api-keys`, { bearer: token, body: { name: 'staging server' } });
+    const staging = await http<{ id: string }>('POST', `${platform.baseUrl}/v1/console/games/${gameId}/api-keys`, { bearer: token, body: { name: 'staging server' } });
+    await http('PATCH', `${platform.baseUrl}/v1/console/games/${gameId}/api-keys/${staging.body.id}`, { bearer: token, body: { active: false } });
     for (const [index, uniqueId] of ['ada', 'grace', 'linus'].entries()) {
       const player = await http<{ walletId: string }>('POST', `${platform.coreUrl}/v1/player/create`, {
         apiKey: game.key,

@@ -4,7 +4,9 @@ import { ApiError } from '../api/client';
 import { useCreateKey } from '../api/queries';
 import { nameProblem } from '../games/game-name';
 import { CopyButton } from '../ui/copy-button';
+import { NameField } from '../games/name-field';
 import { Dialog } from '../ui/dialog';
+import { DialogActions, FormError } from '../ui/form';
 import { useToast } from '../ui/toasts';
 
 /**
@@ -19,7 +21,6 @@ export function AddKeyDialog({ gameId, onClose }: { gameId: string; onClose: () 
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<CreatedApiKeyView | null>(null);
   const problem = nameProblem(name, false);
-  const errorId = useId();
   const warningId = useId();
 
   const submit = async (event: FormEvent) => {
@@ -73,38 +74,21 @@ export function AddKeyDialog({ gameId, onClose }: { gameId: string; onClose: () 
   return (
     <Dialog title="Add API Key" onClose={onClose} description="A key gives a game server access to this game's players, profiles and wallets.">
       <form onSubmit={(event) => void submit(event)} noValidate>
-        <label className="field">
-          <span>
-            Key name <span className="muted">(optional)</span>
-          </span>
-          <input
-            name="name"
-            value={name}
-            autoFocus
-            placeholder="e.g. production game server"
-            aria-invalid={problem ? true : undefined}
-            aria-describedby={problem ? errorId : undefined}
-            onChange={(event) => setName(event.target.value)}
-          />
-        </label>
-        {problem ? (
-          <p id={errorId} className="field-error">
-            {problem}
-          </p>
-        ) : null}
-        {error ? (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        ) : null}
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button primary" disabled={pending || problem !== null}>
-            {pending ? 'Creating…' : 'Create key'}
-          </button>
-        </div>
+        <NameField
+          label={
+            <>
+              Key name <span className="muted">(optional)</span>
+            </>
+          }
+          value={name}
+          problem={problem}
+          placeholder="e.g. production game server"
+          onChange={setName}
+        />
+        <FormError message={error} />
+        <DialogActions onCancel={onClose} pending={pending} disabled={problem !== null}>
+          Create key
+        </DialogActions>
       </form>
     </Dialog>
   );

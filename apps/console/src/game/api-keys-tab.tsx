@@ -3,7 +3,8 @@ import type { ApiKeyView } from '@game-wallet/contracts/views';
 import { ApiError } from '../api/client';
 import { useApiKeys, useSetKeyActive } from '../api/queries';
 import { DateTime } from '../ui/date-time';
-import { EmptyState, ErrorState, Loading } from '../ui/states';
+import { QueryView, SectionHeader } from '../ui/query-view';
+import { EmptyState } from '../ui/states';
 import { useToast } from '../ui/toasts';
 import { AddKeyDialog } from './add-key-dialog';
 import { DeleteKeyDialog } from './delete-key-dialog';
@@ -43,68 +44,72 @@ export function ApiKeysTab() {
 
   return (
     <div className="stack">
-      <div className="section-header">
-        <div>
-          <h2>API Keys</h2>
-          <p className="muted">Game servers send a key in the <code>x-api-key</code> header. Only a preview is kept; the secret is shown once.</p>
-        </div>
-        <button ref={addButton} type="button" className="button primary" onClick={() => setAdding(true)}>
-          Add API Key
-        </button>
-      </div>
-      {keys.isPending ? (
-        <Loading label="Loading API keys…" />
-      ) : keys.isError ? (
-        <ErrorState error={keys.error} retry={() => void keys.refetch()} />
-      ) : keys.data.length === 0 ? (
-        <EmptyState title="No API keys">
-          <p>Add a key so that your game server can create players.</p>
-        </EmptyState>
-      ) : (
-        <div className="card">
-          <table className="table">
-            <caption className="visually-hidden">API keys of {game.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.map((apiKey) => (
-                <tr key={apiKey.id}>
-                  <td data-label="Name" className="strong">
-                    {apiKey.name}
-                  </td>
-                  <td data-label="Key">
-                    <code>{apiKey.preview}</code>
-                  </td>
-                  <td data-label="Status">
-                    <KeySwitch gameId={game.id} apiKey={apiKey} />
-                  </td>
-                  <td data-label="Created">
-                    <DateTime value={apiKey.createdAt} />
-                  </td>
-                  <td data-label="Last used">
-                    <DateTime value={apiKey.lastUsedAt} fallback="Never" />
-                  </td>
-                  <td className="actions">
-                    <button type="button" className="button danger-ghost" aria-label={`Delete ${apiKey.name}`} onClick={() => setDeleting(apiKey)}>
-                      Delete
-                    </button>
-                  </td>
+      <SectionHeader
+        title="API Keys"
+        action={
+          <button ref={addButton} type="button" className="button primary" onClick={() => setAdding(true)}>
+            Add API Key
+          </button>
+        }
+      >
+        Game servers send a key in the <code>x-api-key</code> header. Only a preview is kept; the secret is shown once.
+      </SectionHeader>
+      <QueryView
+        query={keys}
+        loading="Loading API keys…"
+        isEmpty={(items) => items.length === 0}
+        empty={
+          <EmptyState title="No API keys">
+            <p>Add a key so that your game server can create players.</p>
+          </EmptyState>
+        }
+      >
+        {(items) => (
+          <div className="card">
+            <table className="table">
+              <caption className="visually-hidden">API keys of {game.name}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {items.map((apiKey) => (
+                  <tr key={apiKey.id}>
+                    <td data-label="Name" className="strong">
+                      {apiKey.name}
+                    </td>
+                    <td data-label="Key">
+                      <code>{apiKey.preview}</code>
+                    </td>
+                    <td data-label="Status">
+                      <KeySwitch gameId={game.id} apiKey={apiKey} />
+                    </td>
+                    <td data-label="Created">
+                      <DateTime value={apiKey.createdAt} />
+                    </td>
+                    <td data-label="Last used">
+                      <DateTime value={apiKey.lastUsedAt} fallback="Never" />
+                    </td>
+                    <td className="actions">
+                      <button type="button" className="button danger-ghost" aria-label={`Delete ${apiKey.name}`} onClick={() => setDeleting(apiKey)}>
+                        Delete
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryView>
       {adding ? <AddKeyDialog gameId={game.id} onClose={() => setAdding(false)} /> : null}
       {deleting ? <DeleteKeyDialog gameId={game.id} apiKey={deleting} onClose={() => setDeleting(null)} returnFocusTo={() => addButton.current} /> : null}
     </div>

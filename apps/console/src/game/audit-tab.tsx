@@ -4,7 +4,8 @@ import { useCursorPages } from '../ui/cursor-pages';
 import { DateTime } from '../ui/date-time';
 import { describeAction, describeDetails, splitReference } from '../ui/format';
 import { Pager } from '../ui/pager';
-import { EmptyState, ErrorState, Loading } from '../ui/states';
+import { QueryView, SectionHeader } from '../ui/query-view';
+import { EmptyState } from '../ui/states';
 import { useCurrentGame } from './game-context';
 
 /** An actor or target in words: the signed-in operator as "You", the game and its keys by name (while they exist). */
@@ -51,43 +52,27 @@ export function AuditTab() {
   );
   return (
     <div className="stack">
-      <div className="section-header">
-        <div>
-          <h2>Audit</h2>
-          <p className="muted">Every change to the game and its keys, and every signature its wallets made, newest first.</p>
-        </div>
-      </div>
-      {audit.isPending ? (
-        <Loading label="Loading the audit trail…" />
-      ) : audit.isError ? (
-        <ErrorState error={audit.error} retry={() => void audit.refetch()} />
-      ) : audit.data.items.length === 0 ? (
-        <EmptyState title="Nothing recorded yet" />
-      ) : (
-        <div className="card">
-          <table className="table">
-            <caption className="visually-hidden">Audit trail of {game.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Actor</th>
-                <th scope="col">Action</th>
-                <th scope="col">Target</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>{audit.data.items.map(row)}</tbody>
-          </table>
-          <Pager
-            label="Audit pages"
-            page={pages.page}
-            hasPrevious={pages.hasPrevious}
-            nextCursor={audit.data.nextCursor}
-            onPrevious={pages.previous}
-            onNext={pages.next}
-          />
-        </div>
-      )}
+      <SectionHeader title="Audit">Every change to the game and its keys, and every signature its wallets made, newest first.</SectionHeader>
+      <QueryView query={audit} loading="Loading the audit trail…" isEmpty={(page) => page.items.length === 0} empty={<EmptyState title="Nothing recorded yet" />}>
+        {(page) => (
+          <div className="card">
+            <table className="table">
+              <caption className="visually-hidden">Audit trail of {game.name}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">Actor</th>
+                  <th scope="col">Action</th>
+                  <th scope="col">Target</th>
+                  <th scope="col">Details</th>
+                </tr>
+              </thead>
+              <tbody>{page.items.map(row)}</tbody>
+            </table>
+            <Pager label="Audit pages" page={pages.page} hasPrevious={pages.hasPrevious} nextCursor={page.nextCursor} onPrevious={pages.previous} onNext={pages.next} />
+          </div>
+        )}
+      </QueryView>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useEndpoints } from '../api/queries';
 import { CopyButton } from '../ui/copy-button';
+import { CopyFact } from '../ui/facts';
 import { useCurrentGame } from './game-context';
 
 /** Shell words in single quotes, safe to paste. */
@@ -47,26 +48,9 @@ export function OverviewTab() {
     <div className="stack">
       <div className="card">
         <dl className="facts">
-          <div>
-            <dt>Game id</dt>
-            <dd>
-              <code>{game.id}</code> <CopyButton value={game.id} label="game id" compact />
-            </dd>
-          </div>
-          <div>
-            <dt>Base URL</dt>
-            <dd>
-              <code>{baseUrl}</code> <CopyButton value={baseUrl} label="base URL" compact />
-              <span className="muted small">profiles, wallets, health</span>
-            </dd>
-          </div>
-          <div>
-            <dt>Core URL</dt>
-            <dd>
-              <code>{coreUrl}</code> <CopyButton value={coreUrl} label="core URL" compact />
-              <span className="muted small">players</span>
-            </dd>
-          </div>
+          <CopyFact label="Game id" value={game.id} copyLabel="game id" />
+          <CopyFact label="Base URL" value={baseUrl} copyLabel="base URL" note="profiles, wallets, health" />
+          <CopyFact label="Core URL" value={coreUrl} copyLabel="core URL" note="players" />
         </dl>
       </div>
       <Example

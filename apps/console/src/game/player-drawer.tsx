@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { ConsolePlayerView } from '@game-wallet/contracts/views';
-import { CopyButton } from '../ui/copy-button';
 import { DateTime } from '../ui/date-time';
 import { Dialog } from '../ui/dialog';
+import { CopyFact, Fact } from '../ui/facts';
 import { formatJson, safeImageUrl } from '../ui/format';
 import { CHAINS } from './chains';
 
@@ -27,52 +27,26 @@ export function PlayerDrawer({ player, onClose }: { player: ConsolePlayerView; o
           <p className="muted">The image URL is not an http(s) address, so it is not shown.</p>
         ) : null}
         <dl className="facts">
-          <div>
-            <dt>uniqueId</dt>
-            <dd className="wrap">{player.uniqueId}</dd>
-          </div>
-          <div>
-            <dt>Player id</dt>
-            <dd>
-              <code>{player.id}</code> <CopyButton value={player.id} label="player id" compact />
-            </dd>
-          </div>
-          <div>
-            <dt>Profile id</dt>
-            <dd>
-              <code>{player.profileId}</code> <CopyButton value={player.profileId} label="profile id" compact />
-            </dd>
-          </div>
-          <div>
-            <dt>Wallet id</dt>
-            <dd>
-              <code>{player.walletId}</code> <CopyButton value={player.walletId} label="wallet id" compact />
-            </dd>
-          </div>
-          <div>
-            <dt>Created</dt>
-            <dd>
-              <DateTime value={player.createdAt} />
-            </dd>
-          </div>
+          <Fact label="uniqueId">
+            <span className="wrap">{player.uniqueId}</span>
+          </Fact>
+          <CopyFact label="Player id" value={player.id} copyLabel="player id" />
+          <CopyFact label="Profile id" value={player.profileId} copyLabel="profile id" />
+          <CopyFact label="Wallet id" value={player.walletId} copyLabel="wallet id" />
+          <Fact label="Created">
+            <DateTime value={player.createdAt} />
+          </Fact>
           {player.image ? (
-            <div>
-              <dt>Image URL</dt>
-              <dd className="wrap">{player.image}</dd>
-            </div>
+            <Fact label="Image URL">
+              <span className="wrap">{player.image}</span>
+            </Fact>
           ) : null}
         </dl>
         <h3>Wallet addresses</h3>
         {player.addresses ? (
           <dl className="facts">
             {CHAINS.map((chain) => (
-              <div key={chain.id}>
-                <dt>{chain.label}</dt>
-                <dd>
-                  <code className="wrap">{player.addresses?.[chain.id]}</code>{' '}
-                  <CopyButton value={player.addresses?.[chain.id] ?? ''} label={`${chain.label} address`} compact />
-                </dd>
-              </div>
+              <CopyFact key={chain.id} label={chain.label} value={player.addresses?.[chain.id] ?? ''} copyLabel={`${chain.label} address`} />
             ))}
           </dl>
         ) : (

@@ -5,7 +5,8 @@ import { CopyButton } from '../ui/copy-button';
 import { useCursorPages } from '../ui/cursor-pages';
 import { DateTime } from '../ui/date-time';
 import { Pager } from '../ui/pager';
-import { EmptyState, ErrorState, Loading } from '../ui/states';
+import { QueryView, SectionHeader } from '../ui/query-view';
+import { EmptyState } from '../ui/states';
 import { CHAINS } from './chains';
 import { useCurrentGame } from './game-context';
 import { PlayerDrawer } from './player-drawer';
@@ -32,12 +33,7 @@ export function PlayersTab() {
 
   return (
     <div className="stack">
-      <div className="section-header">
-        <div>
-          <h2>Players</h2>
-          <p className="muted">Players your game server created, each with one profile and one wallet.</p>
-        </div>
-      </div>
+      <SectionHeader title="Players">Players your game server created, each with one profile and one wallet.</SectionHeader>
       <form className="search" role="search" onSubmit={search}>
         <label className="field inline">
           <span>Search by uniqueId</span>
@@ -52,75 +48,78 @@ export function PlayersTab() {
           </button>
         ) : null}
       </form>
-      {players.isPending ? (
-        <Loading label="Loading players…" />
-      ) : players.isError ? (
-        <ErrorState error={players.error} retry={() => void players.refetch()} />
-      ) : players.data.items.length === 0 ? (
-        <EmptyState title={uniqueId ? `No player with uniqueId “${uniqueId}”` : 'No players yet'}>
-          {uniqueId ? null : <p>Your game server creates players with an API key: see the example on the Overview tab.</p>}
-        </EmptyState>
-      ) : (
-        <div className="card">
-          <table className="table players">
-            <caption className="visually-hidden">Players of {game.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Player</th>
-                <th scope="col">Created</th>
-                {CHAINS.map((chain) => (
-                  <th scope="col" key={chain.id}>
-                    {chain.label}
-                  </th>
-                ))}
-                <th scope="col">
-                  <span className="visually-hidden">Details</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {players.data.items.map((player) => (
-                <tr key={player.id}>
-                  <td data-label="Player">
-                    <span className="cell-stack">
-                      <span className="strong wrap">{player.uniqueId}</span>
-                      <code className="muted small">{player.id}</code>
-                    </span>
-                  </td>
-                  <td data-label="Created">
-                    <DateTime value={player.createdAt} />
-                  </td>
-                  {CHAINS.map((chain) => (
-                    <td data-label={chain.label} key={chain.id}>
-                      {player.addresses ? (
-                        <span className="address">
-                          <code title={player.addresses[chain.id]}>{player.addresses[chain.id]}</code>
-                          <CopyButton value={player.addresses[chain.id]} label={`${chain.label} address of ${player.uniqueId}`} compact />
+      <QueryView
+        query={players}
+        loading="Loading players…"
+        isEmpty={(page) => page.items.length === 0}
+        empty={
+          <EmptyState title={uniqueId ? `No player with uniqueId “${uniqueId}”` : 'No players yet'}>
+            {uniqueId ? null : <p>Your game server creates players with an API key: see the example on the Overview tab.</p>}
+          </EmptyState>
+        }
+      >
+        {(page) => (
+            <div className="card">
+              <table className="table players">
+                <caption className="visually-hidden">Players of {game.name}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Player</th>
+                    <th scope="col">Created</th>
+                    {CHAINS.map((chain) => (
+                      <th scope="col" key={chain.id}>
+                        {chain.label}
+                      </th>
+                    ))}
+                    <th scope="col">
+                      <span className="visually-hidden">Details</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {page.items.map((player) => (
+                    <tr key={player.id}>
+                      <td data-label="Player">
+                        <span className="cell-stack">
+                          <span className="strong wrap">{player.uniqueId}</span>
+                          <code className="muted small">{player.id}</code>
                         </span>
-                      ) : (
-                        <span className="muted">pending</span>
-                      )}
-                    </td>
+                      </td>
+                      <td data-label="Created">
+                        <DateTime value={player.createdAt} />
+                      </td>
+                      {CHAINS.map((chain) => (
+                        <td data-label={chain.label} key={chain.id}>
+                          {player.addresses ? (
+                            <span className="address">
+                              <code title={player.addresses[chain.id]}>{player.addresses[chain.id]}</code>
+                              <CopyButton value={player.addresses[chain.id]} label={`${chain.label} address of ${player.uniqueId}`} compact />
+                            </span>
+                          ) : (
+                            <span className="muted">pending</span>
+                          )}
+                        </td>
+                      ))}
+                      <td className="actions">
+                        <button type="button" className="button" aria-label={`Details of ${player.uniqueId}`} onClick={() => setOpen(player)}>
+                          Details
+                        </button>
+                      </td>
+                    </tr>
                   ))}
-                  <td className="actions">
-                    <button type="button" className="button" aria-label={`Details of ${player.uniqueId}`} onClick={() => setOpen(player)}>
-                      Details
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager
-            label="Players pages"
-            page={pages.page}
-            hasPrevious={pages.hasPrevious}
-            nextCursor={players.data.nextCursor}
-            onPrevious={pages.previous}
-            onNext={pages.next}
-          />
-        </div>
-      )}
+                </tbody>
+              </table>
+              <Pager
+                label="Players pages"
+                page={pages.page}
+                hasPrevious={pages.hasPrevious}
+                nextCursor={page.nextCursor}
+                onPrevious={pages.previous}
+                onNext={pages.next}
+              />
+            </div>
+        )}
+      </QueryView>
       {open ? <PlayerDrawer player={open} onClose={() => setOpen(null)} /> : null}
     </div>
   );

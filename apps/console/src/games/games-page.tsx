@@ -2,7 +2,8 @@ import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useGames } from '../api/queries';
 import { DateTime } from '../ui/date-time';
-import { EmptyState, ErrorState, Loading } from '../ui/states';
+import { QueryView } from '../ui/query-view';
+import { EmptyState } from '../ui/states';
 import { CreateGameDialog } from './create-game-dialog';
 
 /** The games list with "Create game". */
@@ -25,57 +26,60 @@ export function GamesPage() {
           Create game
         </button>
       </div>
-      {games.isPending ? (
-        <Loading label="Loading games…" />
-      ) : games.isError ? (
-        <ErrorState error={games.error} retry={() => void games.refetch()} />
-      ) : items.length === 0 ? (
-        <EmptyState title="No games yet">
-          <p>Create a game, then add an API key for its game server.</p>
-          <button type="button" className="button primary" onClick={() => setCreating(true)}>
-            Create your first game
-          </button>
-        </EmptyState>
-      ) : (
-        <div className="card">
-          <table className="table">
-            <caption className="visually-hidden">Games</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Created</th>
-                <th scope="col" className="numeric">
-                  API keys
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((game) => (
-                <tr key={game.id}>
-                  <td data-label="Name">
-                    <Link to={`/games/${game.id}`} className="strong-link">
-                      {game.name}
-                    </Link>
-                  </td>
-                  <td data-label="Created">
-                    <DateTime value={game.createdAt} />
-                  </td>
-                  <td data-label="API keys" className="numeric">
-                    {game.apiKeyCount}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {games.hasNextPage ? (
-            <div className="table-footer">
-              <button type="button" className="button" onClick={() => void games.fetchNextPage()} disabled={games.isFetchingNextPage}>
-                {games.isFetchingNextPage ? 'Loading…' : 'Show more games'}
-              </button>
+      <QueryView
+        query={games}
+        loading="Loading games…"
+        isEmpty={(data) => data.pages[0].items.length === 0}
+        empty={
+          <EmptyState title="No games yet">
+            <p>Create a game, then add an API key for its game server.</p>
+            <button type="button" className="button primary" onClick={() => setCreating(true)}>
+              Create your first game
+            </button>
+          </EmptyState>
+        }
+      >
+        {() => (
+            <div className="card">
+              <table className="table">
+                <caption className="visually-hidden">Games</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Created</th>
+                    <th scope="col" className="numeric">
+                      API keys
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {items.map((game) => (
+                    <tr key={game.id}>
+                      <td data-label="Name">
+                        <Link to={`/games/${game.id}`} className="strong-link">
+                          {game.name}
+                        </Link>
+                      </td>
+                      <td data-label="Created">
+                        <DateTime value={game.createdAt} />
+                      </td>
+                      <td data-label="API keys" className="numeric">
+                        {game.apiKeyCount}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {games.hasNextPage ? (
+                <div className="table-footer">
+                  <button type="button" className="button" onClick={() => void games.fetchNextPage()} disabled={games.isFetchingNextPage}>
+                    {games.isFetchingNextPage ? 'Loading…' : 'Show more games'}
+                  </button>
+                </div>
+              ) : null}
             </div>
-          ) : null}
-        </div>
-      )}
+        )}
+      </QueryView>
       {creating ? <CreateGameDialog onClose={() => setCreating(false)} /> : null}
     </>
   );

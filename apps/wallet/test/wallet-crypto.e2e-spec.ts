@@ -2,7 +2,7 @@ import { PlayerView, SignatureView, WalletView } from '@game-wallet/contracts';
 import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, http, profileJwt } from '@game-wallet/testing';
 import { verifyPersonalMessageSignature } from '@mysten/sui/verify';
 import { isValidSuiAddress } from '@mysten/sui/utils';
-import { PublicKey } from '@solana/web3.js';
+import { Keypair, MessageV0, PublicKey, SystemProgram, Transaction, VersionedTransaction } from '@solana/web3.js';
 import { base58 } from '@scure/base';
 import { ethers } from 'ethers';
 import { createHash } from 'node:crypto';
@@ -100,6 +100,28 @@ describe('wallet addresses and signatures, verified by ethers, @solana/web3.js, 
     expect([tooLong.status, tooLong.body.code]).toEqual([400, 'VALIDATION_FAILED']);
     const badHex = await sign(players[0].walletId, 'evm', 'xyz', 'hex');
     expect([badHex.status, badHex.body.code]).toEqual([400, 'VALIDATION_FAILED']);
+  });
+
+  it('refuses to sign a Solana transaction as a message (400 MESSAGE_IS_TRANSACTION), for an API key and a profile JWT alike', async () => {
+    const wallet = wallets[2];
+    const from = new PublicKey(wallet.addresses.sol as string);
+    const transfer = SystemProgram.transfer({ fromPubkey: from, toPubkey: Keypair.generate().publicKey, lamports: 5_000_000_000 });
+    const recentBlockhash = Keypair.generate().publicKey.toBase58();
+    const legacy = new Transaction({ feePayer: from, recentBlockhash }).add(transfer);
+    const v0 = MessageV0.compile({ payerKey: from, recentBlockhash, instructions: [transfer] });
+    const jwt = await profileJwt(platform, players[2].profileId, game.key);
+    for (const bytes of [legacy.serializeMessage(), legacy.serialize({ requireAllSignatures: false }), v0.serialize(), new VersionedTransaction(v0).serialize()]) {
+      for (const credential of [{ apiKey: game.key }, { bearer: jwt }]) {
+        const refused = await sign(wallet.id, 'sol', Buffer.from(bytes).toString('base64'), 'base64', credential);
+        expect([refused.status, refused.body.code]).toEqual([400, 'MESSAGE_IS_TRANSACTION']);
+      }
+      // EIP-191 and Sui's personal-message intent already keep a message from being a transaction there.
+      for (const chain of ['evm', 'sui']) {
+        expect((await sign(wallet.id, chain, Buffer.from(bytes).toString('base64'), 'base64')).status).toBe(200);
+      }
+    }
+    const unknownWallet = await sign('01900000-0000-7000-8000-000000000000', 'sol', Buffer.from(v0.serialize()).toString('base64'), 'base64');
+    expect([unknownWallet.status, unknownWallet.body.code]).toEqual([400, 'MESSAGE_IS_TRANSACTION']);
   });
 
   it("records each signature in the game's audit trail: wallet, chain, SHA-256 of the message, credential", async () => {

@@ -6,6 +6,7 @@ import { chainKey, mnemonicOf, seedOf } from '../keys/derivation';
 import { KeyIntegrityError, openEntropy } from '../keys/envelope';
 import { MASTER_KEYS, MasterKeys } from '../keys/master-keys';
 import { signWith } from '../keys/signing';
+import { isSolanaTransaction } from '../keys/solana-transaction';
 import { GameCaller } from '../wallets/wallet-access';
 import { WalletCache } from '../wallets/wallet-cache';
 import { WalletsRepository } from '../wallets/wallets.repository';
@@ -29,6 +30,10 @@ export class SigningService {
   ) {}
 
   async sign(walletId: string, chain: ChainName, message: Buffer, caller: GameCaller): Promise<SignatureView> {
+    // A 400 before the wallet is looked up (SPEC §2: validation, then 404).
+    if (chain === 'sol' && isSolanaTransaction(message)) {
+      throw new AppError('MESSAGE_IS_TRANSACTION', 'These bytes are a Solana transaction: message signing does not sign transactions');
+    }
     const wallet = await this.wallets.getWithSecret(walletId, caller);
     let entropy: Buffer;
     try {

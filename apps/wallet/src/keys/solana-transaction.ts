@@ -1,0 +1,107 @@
+/**
+ * Recognises bytes a Solana validator would take as a transaction, so that message signing (Ed25519 over the raw
+ * bytes, exactly what a transaction signature is) can refuse them, as Phantom does. Solana has no message prefix of
+ * its own, so this is the domain separation EIP-191 and Sui's intent give the other chains.
+ *
+ * Refused: a legacy message, a versioned (v0) message, or a whole wire transaction (compact-u16 signature count,
+ * 64-byte signatures, then a message) that parses exactly, every byte used. The header is not sanitised further:
+ * whatever has the shape of a transaction is refused, so a validator's looser reading can never make one signable.
+ */
+export function isSolanaTransaction(bytes: Uint8Array): boolean {
+  return parsesAsMessage(bytes, 0) || parsesAsWireTransaction(bytes);
+}
+
+const PUBLIC_KEY = 32;
+const SIGNATURE = 64;
+const BLOCKHASH = 32;
+
+/** A forward-only reader; any read past the end throws, which means "not a transaction". */
+class Reader {
+  constructor(
+    private readonly bytes: Uint8Array,
+    public offset: number,
+  ) {}
+
+  get done(): boolean {
+    return this.offset === this.bytes.length;
+  }
+
+  byte(): number {
+    if (this.offset >= this.bytes.length) {
+      throw new RangeError('end of message');
+    }
+    return this.bytes[this.offset++];
+  }
+
+  skip(length: number): void {
+    if (length > this.bytes.length - this.offset) {
+      throw new RangeError('end of message');
+    }
+    this.offset += length;
+  }
+
+  /** Solana's compact-u16 ("shortvec"): 7 bits a byte, at most 3 bytes. */
+  compactU16(): number {
+    let value = 0;
+    for (let index = 0; index < 3; index += 1) {
+      const byte = this.byte();
+      value |= (byte & 0x7f) << (7 * index);
+      if ((byte & 0x80) === 0) {
+        if (value > 0xffff) {
+          throw new RangeError('compact-u16 out of range');
+        }
+        return value;
+      }
+    }
+    throw new RangeError('compact-u16 too long');
+  }
+
+  /** A compact-u16 count, then that many items of `size` bytes. */
+  array(size: number): number {
+    const count = this.compactU16();
+    this.skip(count * size);
+    return count;
+  }
+}
+
+function parsesAsMessage(bytes: Uint8Array, offset: number): boolean {
+  try {
+    const reader = new Reader(bytes, offset);
+    let versioned = false;
+    if ((bytes[offset] & 0x80) !== 0) {
+      // A versioned message: 0x80 | version. Only version 0 exists; refuse any version, as future ones may be valid.
+      versioned = true;
+      reader.skip(1);
+    }
+    reader.skip(3); // header: required signatures, read-only signed, read-only unsigned
+    reader.array(PUBLIC_KEY);
+    reader.skip(BLOCKHASH);
+    const instructions = reader.compactU16();
+    for (let index = 0; index < instructions; index += 1) {
+      reader.skip(1); // program id index
+      reader.array(1); // account indexes
+      reader.array(1); // data
+    }
+    if (versioned) {
+      const lookups = reader.compactU16();
+      for (let index = 0; index < lookups; index += 1) {
+        reader.skip(PUBLIC_KEY);
+        reader.array(1); // writable indexes
+        reader.array(1); // read-only indexes
+      }
+    }
+    return reader.done;
+  } catch {
+    return false;
+  }
+}
+
+function parsesAsWireTransaction(bytes: Uint8Array): boolean {
+  try {
+    const reader = new Reader(bytes, 0);
+    reader.array(SIGNATURE);
+    return parsesAsMessage(bytes, reader.offset);
+  } catch {
+    return false;
+  }
+}

@@ -104,10 +104,28 @@ describe('players', () => {
     ['userData as null', { uniqueId: 'u5', userData: null }],
     ['userData over 16 KiB', { uniqueId: 'u6', userData: { blob: 'x'.repeat(16 * 1024) } }],
     ['an unknown field', { uniqueId: 'u7', nickname: 'x' }],
+    ['userData nested 33 levels deep', { uniqueId: 'u8', userData: JSON.parse(`${'{"a":'.repeat(33)}1${'}'.repeat(33)}`) as unknown }],
   ])('refuses %s with 400 VALIDATION_FAILED', async (_, body) => {
     const response = await create(body);
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ message: expect.any(String), code: 'VALIDATION_FAILED' });
+  });
+
+  it('refuses userData holding arrays nested 5000 levels deep with 400 VALIDATION_FAILED (not a 500)', async () => {
+    // Sent as text: JSON.stringify itself cannot nest that deep.
+    const response = await fetch(`${platform.coreUrl}/v1/player/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': game.key },
+      body: `{"uniqueId":"deep","userData":{"a":${'['.repeat(5000)}${']'.repeat(5000)}}}`,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ message: 'userData: must not nest objects and arrays more than 32 levels deep', code: 'VALIDATION_FAILED' });
+  });
+
+  it('accepts userData nested exactly 32 levels deep', async () => {
+    const userData = JSON.parse(`${'{"a":'.repeat(32)}1${'}'.repeat(32)}`) as Record<string, unknown>;
+    const response = await create({ uniqueId: 'deep-32', userData });
+    expect([response.status, response.body.userData]).toEqual([201, userData]);
   });
 
   it('accepts a uniqueId of exactly 128 characters (emoji count as one)', async () => {

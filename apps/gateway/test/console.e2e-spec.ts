@@ -285,6 +285,14 @@ describe('console API', () => {
       expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
     });
 
+    it('holds the limit against a parallel burst: of 40 simultaneous wrong passwords for one e-mail, at most 11 get 401, the rest 429', async () => {
+      const answers = await Promise.all(Array.from({ length: 40 }, (_, index) => signIn('burst@example.com', `guess-${index}`, `198.18.0.${index + 1}`)));
+      const statuses = answers.map((answer) => answer.status);
+      expect(statuses.filter((status) => status !== 401 && status !== 429)).toEqual([]);
+      expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(11);
+      expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(29);
+    });
+
     it('answers 429 after 10 failed sign-ins a minute from one IP, whatever the e-mail', async () => {
       for (let attempt = 0; attempt < 10; attempt += 1) {
         expect((await signIn(`someone${attempt}@example.com`, 'wrong', '192.0.2.50')).status).toBe(401);

@@ -9,6 +9,7 @@ import { IdentityConfig } from '../config';
 import { IDENTITY_CONFIG } from '../identity-config.token';
 import { RevocationsService } from '../tokens/revocations.service';
 import { TokenIssuer } from '../tokens/token-issuer';
+import { OperatorEntity } from './entities/operator.entity';
 import { OperatorsRepository } from './operators.repository';
 import { DECOY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords';
 import { SignInLimiter } from './sign-in-limiter';
@@ -60,13 +61,21 @@ export class OperatorsService {
   /** `passwordDigest`: {@link consolePasswordDigest} of the password, made by the gateway. */
   async signIn(email: string, passwordDigest: string, ip: string): Promise<ConsoleSessionView> {
     const normalized = normalizeEmail(email);
-    await this.limiter.check(normalized, ip);
-    const operator = await this.operators.findByEmail(normalized);
-    const valid = await verifyPassword(passwordDigest, operator?.passwordHash ?? (await DECOY_HASH_PROMISE));
+    // Counted as a failure before the password is checked (a burst cannot outrun the limit), given back on success.
+    await this.limiter.reserve(normalized, ip);
+    let operator: OperatorEntity | null;
+    let valid: boolean;
+    try {
+      operator = await this.operators.findByEmail(normalized);
+      valid = await verifyPassword(passwordDigest, operator?.passwordHash ?? (await DECOY_HASH_PROMISE));
+    } catch (error) {
+      await this.limiter.release(normalized, ip);
+      throw error;
+    }
     if (!operator || !valid) {
-      await this.limiter.failed(normalized, ip);
       throw new AppError('INVALID_CREDENTIALS', 'Wrong e-mail or password');
     }
+    await this.limiter.release(normalized, ip);
     const session = { id: newId(), operatorId: operator.id, createdAt: new Date(), expiresAt: new Date(Date.now() + SESSION_TTL_MS), revokedAt: null };
     await this.operators.insertSession(session);
     const principal: Principal = { kind: 'operator', operatorId: operator.id, sessionId: session.id };

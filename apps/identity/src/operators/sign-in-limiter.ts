@@ -10,48 +10,69 @@ const MAX_FAILURES = 10;
 const WINDOW_SECONDS = 60;
 
 /**
+ * Takes one attempt from every counter (KEYS), or none: when any counter is at ARGV[1], answers its time to live in
+ * ms; otherwise counts the attempt on each (its window starting with the first) and answers -2. One script, so
+ * attempts racing each other cannot all read "below the limit" and all go on.
+ */
+const RESERVE = `
+for _, key in ipairs(KEYS) do
+  if tonumber(redis.call('GET', key) or '0') >= tonumber(ARGV[1]) then
+    return math.max(redis.call('PTTL', key), 1000)
+  end
+end
+for _, key in ipairs(KEYS) do
+  redis.call('INCR', key)
+  redis.call('EXPIRE', key, ARGV[2], 'NX')
+end
+return -2`;
+
+/** Gives an attempt back (it succeeded, or could not be judged): never below zero, never a counter without a window. */
+const RELEASE = `
+for _, key in ipairs(KEYS) do
+  if tonumber(redis.call('GET', key) or '0') > 0 then
+    redis.call('DECR', key)
+  end
+end
+return 0`;
+
+type LimiterRedis = Redis & {
+  reserveSignIn(emailKey: string, ipKey: string, max: number, windowSeconds: number): Promise<number>;
+  releaseSignIn(emailKey: string, ipKey: string): Promise<number>;
+};
+
+/**
  * SPEC §5: more than 10 failed sign-ins a minute per e-mail or per IP → 429, counted in Redis so it holds across
- * replicas. E-mails are stored hashed.
+ * replicas. Each attempt is counted before its password is checked, in one atomic step, and given back when it
+ * succeeds: a parallel burst cannot get more than 10 guesses in. E-mails are stored hashed.
  */
 @Injectable()
 export class SignInLimiter {
-  constructor(
-    @Inject(APP_REDIS) private readonly redis: Redis,
-    @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig,
-  ) {}
+  private readonly redis: LimiterRedis;
 
-  private keys(email: string, ip: string): string[] {
+  constructor(@Inject(APP_REDIS) redis: Redis, @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig) {
+    redis.defineCommand('reserveSignIn', { numberOfKeys: 2, lua: RESERVE });
+    redis.defineCommand('releaseSignIn', { numberOfKeys: 2, lua: RELEASE });
+    this.redis = redis as LimiterRedis;
+  }
+
+  private keys(email: string, ip: string): [string, string] {
     const emailHash = createHash('sha256').update(email).digest('hex');
     return [`${this.config.keyPrefix}:sign-in-failures:email:${emailHash}`, `${this.config.keyPrefix}:sign-in-failures:ip:${ip}`];
   }
 
-  /** Throws 429 `RATE_LIMITED` (with the wait) while either counter is at its limit. */
-  async check(email: string, ip: string): Promise<void> {
-    const keys = this.keys(email, ip);
-    const results = await this.redis
-      .multi()
-      .mget(...keys)
-      .pttl(keys[0])
-      .pttl(keys[1])
-      .exec()
-      .catch(() => {
-        throw new AppError('SERVICE_UNAVAILABLE', 'Sign-in is unavailable right now (Redis)');
-      });
-    const counts = (results?.[0][1] as (string | null)[] | undefined) ?? [];
-    const ttls = [results?.[1][1], results?.[2][1]].map(Number);
-    const blocked = counts.map((count, index) => (Number(count ?? 0) >= MAX_FAILURES ? ttls[index] : -1)).filter((ttl) => ttl >= 0);
-    if (blocked.length > 0) {
-      const retryAfter = Math.max(1, Math.ceil(Math.max(...blocked) / 1000));
-      throw new AppError('RATE_LIMITED', 'Too many failed sign-ins; try again later', retryAfter);
+  /** Counts an attempt as a failure until {@link release}; throws 429 `RATE_LIMITED` (with the wait) at the limit. */
+  async reserve(email: string, ip: string): Promise<void> {
+    const ttl = await this.redis.reserveSignIn(...this.keys(email, ip), MAX_FAILURES, WINDOW_SECONDS).catch(() => {
+      throw new AppError('SERVICE_UNAVAILABLE', 'Sign-in is unavailable right now (Redis)');
+    });
+    if (ttl >= 0) {
+      throw new AppError('RATE_LIMITED', 'Too many failed sign-ins; try again later', Math.max(1, Math.ceil(ttl / 1000)));
     }
   }
 
-  async failed(email: string, ip: string): Promise<void> {
-    const pipeline = this.redis.multi();
-    for (const key of this.keys(email, ip)) {
-      pipeline.incr(key).expire(key, WINDOW_SECONDS, 'NX');
-    }
-    await pipeline.exec().catch(() => {
+  /** Gives back an attempt that was not a failure. */
+  async release(email: string, ip: string): Promise<void> {
+    await this.redis.releaseSignIn(...this.keys(email, ip)).catch(() => {
       throw new AppError('SERVICE_UNAVAILABLE', 'Sign-in is unavailable right now (Redis)');
     });
   }

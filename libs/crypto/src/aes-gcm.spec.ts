@@ -22,4 +22,12 @@ describe('AES-256-GCM seal/open', () => {
     flipped[0] ^= 1;
     expect(() => open(key, { ...sealed, ciphertext: flipped }, aad)).toThrow(IntegrityError);
   });
+
+  it('opens only with the full 16-byte tag and a 12-byte IV (a tag cut short is refused, though it is a prefix of the right one)', () => {
+    const sealed = seal(key, Buffer.from('secret'), aad);
+    for (const length of [4, 8, 12, 15]) {
+      expect(() => open(key, { ...sealed, tag: sealed.tag.subarray(0, length) }, aad)).toThrow(IntegrityError);
+    }
+    expect(() => open(key, { ...sealed, iv: Buffer.concat([sealed.iv, Buffer.alloc(4)]) }, aad)).toThrow(IntegrityError);
+  });
 });

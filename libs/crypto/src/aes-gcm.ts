@@ -1,5 +1,8 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
 /** AES-256-GCM output: a random 96-bit IV, the ciphertext and the 128-bit tag. */
 export interface Sealed {
   iv: Buffer;
@@ -23,17 +26,23 @@ export function seal(key: Buffer, plaintext: Buffer, aad: Buffer): Sealed {
   if (key.length !== 32) {
     throw new Error('AES-256-GCM needs a 32-byte key');
   }
-  const iv = randomBytes(12);
+  const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(aad);
   const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
   return { iv, ciphertext, tag: cipher.getAuthTag() };
 }
 
-/** Decrypts what {@link seal} produced; throws {@link IntegrityError} on any mismatch. */
+/**
+ * Decrypts what {@link seal} produced; throws {@link IntegrityError} on any mismatch. Only a 12-byte IV and a full
+ * 16-byte tag are taken: GCM would otherwise check a shortened tag, whose few bits a forger can guess.
+ */
 export function open(key: Buffer, sealed: Sealed, aad: Buffer): Buffer {
+  if (sealed.iv.length !== IV_BYTES || sealed.tag.length !== TAG_BYTES) {
+    throw new IntegrityError();
+  }
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key, sealed.iv);
+    const decipher = createDecipheriv('aes-256-gcm', key, sealed.iv, { authTagLength: TAG_BYTES });
     decipher.setAAD(aad);
     decipher.setAuthTag(sealed.tag);
     return Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()]);

@@ -46,7 +46,8 @@ describe('health when a dependency goes down', () => {
       expect(ms).toBeLessThan(2000);
       expect(status).toBe(503);
       expect(body.status).toBe('error');
-      expect(body.error.redis).toEqual({ status: 'down', message: expect.any(String) });
+      // A fixed phrase: never the driver's text, which names the host and port.
+      expect(body.error.redis).toEqual({ status: 'down', message: expect.stringMatching(/^(connection refused|connection closed|connection reset)$/) });
       expect(body.details.redis.status).toBe('down');
       expect(body.info.database).toEqual({ status: 'up' });
     }
@@ -63,7 +64,7 @@ describe('health when a dependency goes down', () => {
         const { status, body, ms } = await health(url);
         expect(ms).toBeLessThan(2000);
         expect(status).toBe(503);
-        expect(body.error.redis.status).toBe('down');
+        expect(body.error.redis).toEqual({ status: 'down', message: 'timeout' });
       }
     } finally {
       redis.thaw();
@@ -79,7 +80,7 @@ describe('health when a dependency goes down', () => {
       const { status, body, ms } = await health(url);
       expect(ms).toBeLessThan(2000);
       expect(status).toBe(503);
-      expect(body.error.database).toEqual({ status: 'down', message: expect.any(String) });
+      expect(body.error.database).toEqual({ status: 'down', message: expect.stringMatching(/^(connection refused|connection closed|shutting down|timeout)$/) });
       expect(body.info.redis).toEqual({ status: 'up' });
     }
     await postgres.start();

@@ -1,6 +1,6 @@
 import { Injectable, Logger, ServiceUnavailableException } from '@nestjs/common';
 import { HealthCheckResult, HealthCheckService, HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
-import { HealthProbe, PROBE_TIMEOUT_MS, withTimeout } from './health-probes';
+import { HealthProbe, PROBE_TIMEOUT_MS, publicDownReason, withTimeout } from './health-probes';
 
 export interface HealthAnswer {
   statusCode: 200 | 503;
@@ -9,7 +9,8 @@ export interface HealthAnswer {
 
 /**
  * Runs probes in parallel, each bounded by 1 s, and builds the Terminus report (`status`, `info`, `error`,
- * `details`): 200 when all are up, 503 when any is down. Logs when a dependency goes down or comes back.
+ * `details`): 200 when all are up, 503 when any is down. Logs when a dependency goes down (with the driver's own
+ * words) or comes back.
  */
 @Injectable()
 export class HealthReportService {
@@ -40,9 +41,9 @@ export class HealthReportService {
       this.transition(probe.name, 'up');
       return indicator.up();
     } catch (error) {
-      const message = error instanceof Error && error.message !== '' ? error.message : `${probe.name} is unavailable`;
-      this.transition(probe.name, 'down', message);
-      return indicator.down({ message });
+      // The report says why in a fixed phrase; the driver's own words (hosts, users) go to the log only.
+      this.transition(probe.name, 'down', error instanceof Error ? error.message : String(error));
+      return indicator.down({ message: publicDownReason(error) });
     }
   }
 

@@ -11,7 +11,8 @@ const KEY_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /**
  * `WALLET_MASTER_KEYS`: a JSON object `{"id": "<base64 32 bytes>"}` or a list `id=<base64>,id2=<base64>`.
- * Returns the keys, or a message describing what is wrong (never the key material).
+ * Returns the keys, or a message describing what is wrong. The message names entries by position only: a misplaced
+ * separator can put key material where an id is expected, so no part of the value is ever repeated.
  */
 export function parseMasterKeys(value: string | undefined): Map<string, Buffer> | string {
   const keys = new Map<string, Buffer>();
@@ -24,18 +25,19 @@ export function parseMasterKeys(value: string | undefined): Map<string, Buffer> 
       ? Object.entries(JSON.parse(value) as Record<string, unknown>)
       : value.split(',').map((pair) => {
           const at = pair.indexOf('=');
-          return [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
+          return at <= 0 ? ['', ''] : [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
         });
   } catch {
     return 'must be a JSON object {"id": "base64 key"} or id=base64 pairs separated by commas';
   }
-  for (const [id, encoded] of entries) {
+  for (const [index, [id, encoded]] of entries.entries()) {
+    const position = `entry ${index + 1}`;
     if (!KEY_ID.test(id)) {
-      return 'has a key id that is not 1-64 letters, digits or _.-';
+      return `${position}: must be id=base64, the id 1-64 letters, digits or _.-`;
     }
-    const key = typeof encoded === 'string' ? Buffer.from(encoded, 'base64') : Buffer.alloc(0);
+    const key = typeof encoded === 'string' && /^[A-Za-z0-9+/]+={0,2}$/.test(encoded) ? Buffer.from(encoded, 'base64') : Buffer.alloc(0);
     if (key.length !== 32) {
-      return `key "${id}" must be 32 bytes, base64-encoded`;
+      return `${position}: the key must be 32 bytes, base64-encoded`;
     }
     keys.set(id, key);
   }

@@ -1,0 +1,38 @@
+import { ConfigError } from '@game-wallet/config';
+import { randomBytes } from 'node:crypto';
+import { loadWalletConfig, parseMasterKeys } from './config';
+
+describe(loadWalletConfig.name, () => {
+  const key = randomBytes(32).toString('base64');
+  const secretLooking = 'S3cretKeyMaterialThatMustNeverBeEchoed0123456789';
+
+  it('reads keys given as JSON or as id=base64 pairs', () => {
+    expect([...(parseMasterKeys(`{"k1":"${key}"}`) as Map<string, Buffer>).keys()]).toEqual(['k1']);
+    expect([...(parseMasterKeys(`k1=${key}, k2=${key}`) as Map<string, Buffer>).keys()]).toEqual(['k1', 'k2']);
+  });
+
+  it.each([
+    ['a key without its id', secretLooking],
+    ['an id and key swapped', `${secretLooking}=k1`],
+    ['a short key', `k1=${secretLooking}`],
+    ['a key that is not base64', `k1=${secretLooking}!!`],
+    ['JSON that does not parse', `{"k1": "${secretLooking}"`],
+    ['a JSON key that is not a string', `{"${secretLooking}": 42}`],
+    ['a JSON object with a bad id', `{"${secretLooking}!": "${key}"}`],
+    ['a second entry gone wrong', `k1=${key},${secretLooking}`],
+  ])('refuses %s with a message that repeats no part of the value', (_, value) => {
+    let error: unknown;
+    try {
+      loadWalletConfig({ WALLET_MASTER_KEYS: value, WALLET_MASTER_KEY_ID: 'k1' });
+    } catch (failure) {
+      error = failure;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as ConfigError).message;
+    expect(message).toContain('WALLET_MASTER_KEYS');
+    for (let start = 0; start + 8 <= secretLooking.length; start += 4) {
+      expect(message).not.toContain(secretLooking.slice(start, start + 8));
+    }
+    expect(message).not.toContain(key.slice(0, 12));
+  });
+});

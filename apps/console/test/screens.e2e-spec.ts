@@ -75,6 +75,11 @@ describe('web console screens (axe-core, screenshots)', () => {
     await page.getByRole('switch').first().waitFor();
     await check(page, `${label}-05-api-keys`);
 
+    await page.getByRole('button', { name: 'Delete staging server' }).click();
+    await page.getByRole('checkbox', { name: /Also revoke the profile tokens/ }).check();
+    await check(page, `${label}-05b-delete-key`, false);
+    await page.keyboard.press('Escape');
+
     await page.getByRole('button', { name: 'Add API Key' }).click();
     await page.getByLabel(/Key name/).fill(`${label} screenshot`);
     await page.getByLabel(/Key name/).press('Enter');

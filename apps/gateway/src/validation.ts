@@ -38,14 +38,20 @@ const pageQuery = z.object({
     .optional(),
 });
 
-/** `cursor` and `limit` of a list (limit 1–100, default 50); anything else in the query is ignored. 400 `INVALID_QUERY`. */
-export function parsePageQuery(query: unknown): { cursor?: string; limit: number } {
-  const result = pageQuery.safeParse(query ?? {});
+/** A query string checked against `schema` (parameters it does not name are ignored); failures are 400 `INVALID_QUERY`. */
+export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.output<S> {
+  const result = schema.safeParse(query ?? {});
   if (!result.success) {
     throw new AppError('INVALID_QUERY', describe(result.error));
   }
-  decodeCursor(result.data.cursor);
-  return { cursor: result.data.cursor || undefined, limit: result.data.limit ?? PAGE_LIMIT.default };
+  return result.data;
+}
+
+/** `cursor` and `limit` of a list (limit 1–100, default 50); anything else in the query is ignored. 400 `INVALID_QUERY`. */
+export function parsePageQuery(query: unknown): { cursor?: string; limit: number } {
+  const page = parseQuery(pageQuery, query);
+  decodeCursor(page.cursor);
+  return { cursor: page.cursor || undefined, limit: page.limit ?? PAGE_LIMIT.default };
 }
 
 /** A short trimmed name (games, keys): 1–100 characters, no control characters. */

@@ -35,8 +35,8 @@ describe('profile JWTs (SPEC §3, §4.1)', () => {
     const jwks = await http<{ keys: { kid: string; kty: string; crv: string; alg: string; use: string }[] }>('GET', `${platform.baseUrl}/v1/.well-known/jwks.json`);
     expect(jwks.body.keys.map((key) => key.kid)).toContain(protectedHeader.kid);
     expect(jwks.body.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' });
-    expect(Object.keys(payload).sort()).toEqual(['app', 'aud', 'exp', 'iat', 'iss', 'jti', 'sub']);
-    expect(payload).toMatchObject({ iss: 'game-wallet', aud: 'game-wallet:profile', sub: profileId, app: game.gameId });
+    expect(Object.keys(payload).sort()).toEqual(['akid', 'app', 'aud', 'exp', 'iat', 'iss', 'jti', 'sub']);
+    expect(payload).toMatchObject({ iss: 'game-wallet', aud: 'game-wallet:profile', sub: profileId, app: game.gameId, akid: game.keyId });
     expect(payload.exp! - payload.iat!).toBe(600);
     expect(Math.abs(payload.iat! * 1000 - Date.now())).toBeLessThan(5000);
     expect(payload.jti).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
@@ -93,6 +93,24 @@ describe('profile JWTs (SPEC §3, §4.1)', () => {
     const refreshed = await authenticate({ duration: 120 }, { bearer: jwt });
     expect(refreshed.status).toBe(200);
     expect((await verifyWithJose(refreshed.body.jwt)).payload.sub).toBe(profileId);
+  });
+
+  it('never lets a refreshed token outlive the token that asked for it, and keeps the issuing key in akid', async () => {
+    const short = await authenticate({ duration: 120 });
+    const shortClaims = (await verifyWithJose(short.body.jwt)).payload;
+    const refreshed = await authenticate({ duration: 2_592_000 }, { bearer: short.body.jwt });
+    expect(refreshed.status).toBe(200);
+    const claims = (await verifyWithJose(refreshed.body.jwt)).payload;
+    expect(claims.exp).toBe(shortClaims.exp);
+    expect(refreshed.body.expiresAt).toBe(short.body.expiresAt);
+    expect(claims.akid).toBe(game.keyId);
+    const again = await authenticate({ duration: 60 }, { bearer: refreshed.body.jwt });
+    const againClaims = (await verifyWithJose(again.body.jwt)).payload;
+    expect(againClaims.exp).toBeLessThanOrEqual(shortClaims.exp!);
+    expect(againClaims.akid).toBe(game.keyId);
+    // An API key may still issue the full 30 days.
+    const long = (await verifyWithJose((await authenticate({ duration: 2_592_000 })).body.jwt)).payload;
+    expect(long.exp! - long.iat!).toBe(2_592_000);
   });
 
   it('keeps tokens of the previous key valid after a rotation, and refuses them after the next one', async () => {

@@ -1,4 +1,4 @@
-import { GameFixture, TestPlatform, consoleToken, createGame, createProfile, http, profileJwt } from '@game-wallet/testing';
+import { GameFixture, TestPlatform, consoleToken, createGame, createKey, createProfile, http, profileJwt } from '@game-wallet/testing';
 
 /** SPEC §4.5: revoke → every replica refuses older tokens within 1 s, and keeps refusing them across restarts. */
 describe('profile token revocation', () => {
@@ -53,6 +53,66 @@ describe('profile token revocation', () => {
     await platform.startApp('gateway');
     expect(await refresh(platform.baseUrl, oldToken)).toEqual([401, 'TOKEN_REVOKED']);
     expect(await refresh(platform.baseUrl, fresh)).toEqual([200, undefined]);
+  });
+
+  describe('deleting an API key with revokeTokens=true', () => {
+    let operator: string;
+    let doomed: { key: string; keyId: string };
+    let kept: { key: string; keyId: string };
+    let doomedToken: string;
+    let doomedRefreshed: string;
+    let keptToken: string;
+
+    beforeAll(async () => {
+      operator = await consoleToken(platform);
+      doomed = await createKey(platform, operator, game.gameId, 'leaked server');
+      kept = await createKey(platform, operator, game.gameId, 'healthy server');
+      doomedToken = await profileJwt(platform, profileId, doomed.key);
+      const refreshed = await http<{ jwt: string }>('POST', `${platform.baseUrl}/v1/profile/${profileId}/authenticate`, { bearer: doomedToken, body: {} });
+      doomedRefreshed = refreshed.body.jwt;
+      keptToken = await profileJwt(platform, profileId, kept.key);
+    });
+
+    const deleteKey = (keyId: string, query: string) => http<{ code?: string }>('DELETE', `${platform.baseUrl}/v1/console/games/${game.gameId}/api-keys/${keyId}${query}`, { bearer: operator });
+
+    it('refuses any other value of the parameter with 400 INVALID_QUERY', async () => {
+      const response = await deleteKey(doomed.keyId, '?revokeTokens=yes');
+      expect([response.status, response.body.code]).toEqual([400, 'INVALID_QUERY']);
+    });
+
+    it("revokes every token the key issued (and their refreshes) on every gateway within 1 s; the game's other keys' tokens keep working", async () => {
+      const gateway2 = await platform.startSecondGateway('gateway#3');
+      expect(await refresh(gateway2.baseUrl, doomedRefreshed)).toEqual([200, undefined]);
+      expect((await deleteKey(doomed.keyId, '?revokeTokens=true')).status).toBe(204);
+      const started = Date.now();
+      for (const baseUrl of [platform.baseUrl, gateway2.baseUrl]) {
+        for (const token of [doomedToken, doomedRefreshed]) {
+          while ((await refresh(baseUrl, token))[0] !== 401 && Date.now() - started < 3000) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          expect(await refresh(baseUrl, token)).toEqual([401, 'TOKEN_REVOKED']);
+        }
+        expect(await refresh(baseUrl, keptToken)).toEqual([200, undefined]);
+      }
+      expect(Date.now() - started).toBeLessThanOrEqual(1000);
+      await platform.process('gateway#3').stop();
+    });
+
+    it('keeps them refused after a restart of identity and the gateway', async () => {
+      await Promise.all([platform.process('gateway').stop(), platform.process('identity').stop()]);
+      await platform.startApp('identity');
+      await platform.startApp('gateway');
+      expect(await refresh(platform.baseUrl, doomedRefreshed)).toEqual([401, 'TOKEN_REVOKED']);
+      expect(await refresh(platform.baseUrl, keptToken)).toEqual([200, undefined]);
+    });
+
+    it('without the parameter, leaves the tokens of a deleted key alone (rotating a key signs nobody out)', async () => {
+      const rotated = await createKey(platform, operator, game.gameId, 'rotated server');
+      const token = await profileJwt(platform, profileId, rotated.key);
+      expect((await deleteKey(rotated.keyId, '')).status).toBe(204);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await refresh(platform.baseUrl, token)).toEqual([200, undefined]);
+    });
   });
 
   it("refuses to revoke another game's profile (403) or an unknown one (404)", async () => {

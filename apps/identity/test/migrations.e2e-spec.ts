@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { IDENTITY_MIGRATIONS } from '../src/database/migrations';
 import { RunningProcess, dropDatabase, queryOnce, spawnApp, uniqueDatabaseUrl, uniquePrefix, freePort, waitFor, waitForHttp, deleteKeys, TEST_REDIS_URL } from '@game-wallet/testing';
+
+const MIGRATION_NAMES = IDENTITY_MIGRATIONS.map((migration) => migration.name);
 
 describe('migrations at start (advisory lock)', () => {
   const database = uniqueDatabaseUrl('migrations');
@@ -39,8 +42,9 @@ describe('migrations at start (advisory lock)', () => {
   it('brings up two replicas started at once against a database that does not exist yet, applying each migration once', async () => {
     const [first, second] = await Promise.all([start(), start()]);
     const rows = await queryOnce<{ name: string }>(database.url, 'SELECT name FROM identity.migrations ORDER BY id');
-    expect(rows.map((row) => row.name)).toEqual(['Baseline1763740800000', 'IdentityTables1763740900000']);
-    const appliedBy = [first, second].filter((app) => app.output.includes('applied 2 migration(s)'));
+    expect(rows.map((row) => row.name)).toEqual(MIGRATION_NAMES);
+    expect(MIGRATION_NAMES.slice(0, 2)).toEqual(['Baseline1763740800000', 'IdentityTables1763740900000']);
+    const appliedBy = [first, second].filter((app) => app.output.includes(`applied ${MIGRATION_NAMES.length} migration(s)`));
     const upToDate = [first, second].filter((app) => app.output.includes('Schema identity is up to date'));
     expect(appliedBy).toHaveLength(1);
     expect(upToDate).toHaveLength(1);
@@ -51,7 +55,7 @@ describe('migrations at start (advisory lock)', () => {
     const again = await start();
     expect(again.output).toContain('Schema identity is up to date');
     const rows = await queryOnce<{ count: string }>(database.url, 'SELECT count(*)::text AS count FROM identity.migrations');
-    expect(rows[0].count).toBe('2');
+    expect(rows[0].count).toBe(String(MIGRATION_NAMES.length));
   });
 
   it('keeps each service in its own schema', async () => {

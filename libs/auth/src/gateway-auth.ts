@@ -67,11 +67,13 @@ export class GatewayAuth {
       if (credentials.bearer === '') {
         throw new AppError('INVALID_TOKEN', 'The Authorization header must be "Bearer <token>"');
       }
-      const { profileId, applicationId } = this.tokens.verifyProfileToken(credentials.bearer);
+      const { profileId, applicationId, expiresAt, apiKeyId } = this.tokens.verifyProfileToken(credentials.bearer);
       if (!requirement.profile) {
         throw new AppError('API_KEY_REQUIRED', 'This operation needs an API key');
       }
-      return { kind: 'profile', applicationId, profileId };
+      return apiKeyId === undefined
+        ? { kind: 'profile', applicationId, profileId, tokenExpiresAt: expiresAt }
+        : { kind: 'profile', applicationId, profileId, tokenExpiresAt: expiresAt, apiKeyId };
     }
     throw new AppError('UNAUTHENTICATED', 'An API key (x-api-key) or a bearer token is required');
   }

@@ -17,6 +17,8 @@ import { LRUCache } from 'lru-cache';
 export interface VerifiedProfileToken {
   profileId: string;
   applicationId: string;
+  expiresAt: number;
+  apiKeyId?: string;
 }
 
 export interface VerifiedConsoleToken {
@@ -55,6 +57,7 @@ export class TokenVerifier {
   private jwks: Jwks = { keys: [] };
   private readonly revokedProfiles = new Map<string, number>();
   private readonly revokedSessions = new Map<string, number>();
+  private readonly revokedApiKeys = new Map<string, number>();
   private readonly checked = new LRUCache<string, CheckedToken>({ max: 50_000, ttl: 10 * 60_000 });
   private keysLoaded = false;
   private revocationsLoaded = false;
@@ -108,11 +111,12 @@ export class TokenVerifier {
     if (typeof claims.sub !== 'string' || typeof claims.app !== 'string') {
       throw new AppError('INVALID_TOKEN', 'The token is malformed');
     }
-    const revokedBefore = this.revokedProfiles.get(claims.sub);
-    if (revokedBefore !== undefined && issuedAtMs(claims) < revokedBefore) {
+    const apiKeyId = typeof claims.akid === 'string' ? claims.akid : undefined;
+    const revokedBefore = Math.max(this.revokedProfiles.get(claims.sub) ?? 0, apiKeyId === undefined ? 0 : (this.revokedApiKeys.get(apiKeyId) ?? 0));
+    if (revokedBefore > 0 && issuedAtMs(claims) < revokedBefore) {
       throw new AppError('TOKEN_REVOKED', 'The token has been revoked');
     }
-    return { profileId: claims.sub, applicationId: claims.app };
+    return { profileId: claims.sub, applicationId: claims.app, expiresAt: claims.exp as number, apiKeyId };
   }
 
   verifyConsoleToken(token: string): VerifiedConsoleToken {
@@ -196,6 +200,9 @@ export class TokenVerifier {
   private applyRevocations(list: RevocationList): void {
     for (const { profileId, revokedBefore } of list.profiles) {
       this.revokedProfiles.set(profileId, Math.max(revokedBefore, this.revokedProfiles.get(profileId) ?? 0));
+    }
+    for (const { apiKeyId, revokedBefore } of list.apiKeys ?? []) {
+      this.revokedApiKeys.set(apiKeyId, Math.max(revokedBefore, this.revokedApiKeys.get(apiKeyId) ?? 0));
     }
     const now = Date.now();
     for (const { sessionId, expiresAt } of list.sessions) {

@@ -73,15 +73,22 @@ export interface Jwks {
 
 /**
  * Revocations the gateway enforces on tokens it verifies locally: a profile's tokens issued before `revokedBefore`
- * (epoch ms), and console sessions signed out before they expired.
+ * (epoch ms), console sessions signed out before they expired, and the profile tokens of deleted API keys.
  */
 export interface RevocationList {
   profiles: ProfileRevocation[];
   sessions: SessionRevocation[];
+  apiKeys: ApiKeyTokenRevocation[];
 }
 
 export interface ProfileRevocation {
   profileId: string;
+  revokedBefore: number;
+}
+
+/** Profile tokens issued by this API key (their `akid`) before `revokedBefore` (epoch ms) are refused. */
+export interface ApiKeyTokenRevocation {
+  apiKeyId: string;
   revokedBefore: number;
 }
 
@@ -120,7 +127,11 @@ export interface AuditEntryView {
 export const PROFILE_AUDIENCE = 'game-wallet:profile';
 export const CONSOLE_AUDIENCE = 'game-wallet:console';
 
-/** Claims of a profile JWT (SPEC §3). `jti` is a UUIDv7, so it also carries the issue time in milliseconds. */
+/**
+ * Claims of a profile JWT (SPEC §3). `jti` is a UUIDv7, so it also carries the issue time in milliseconds. `akid` is
+ * the API key that issued the token, or the first token of the chain it was refreshed from (SPEC §11): deleting that
+ * key with `revokeTokens=true` revokes them all.
+ */
 export interface ProfileClaims {
   iss: string;
   aud: typeof PROFILE_AUDIENCE;
@@ -129,6 +140,7 @@ export interface ProfileClaims {
   iat: number;
   exp: number;
   jti: string;
+  akid?: string;
 }
 
 /** Claims of a console token: `sub` is the operator, `jti` the session (signed out sessions are revoked). */

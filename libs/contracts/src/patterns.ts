@@ -77,7 +77,7 @@ export interface PatternContract {
   'identity.apiKeys.list': { request: { gameId: string }; response: { items: ApiKeyView[] } };
   'identity.apiKeys.create': { request: { gameId: string; name?: string }; response: CreatedApiKeyView };
   'identity.apiKeys.update': { request: { gameId: string; keyId: string; active: boolean }; response: ApiKeyView };
-  'identity.apiKeys.delete': { request: { gameId: string; keyId: string }; response: { deleted: true } };
+  'identity.apiKeys.delete': { request: { gameId: string; keyId: string; revokeTokens?: boolean }; response: { deleted: true } };
   'identity.games.list': { request: PageRequest; response: Page<GameSummaryView> };
   'identity.games.create': { request: { name: string }; response: GameView };
   'identity.games.get': { request: { gameId: string }; response: GameView };

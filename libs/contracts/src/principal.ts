@@ -6,7 +6,15 @@ import { AppError } from './app-error';
  */
 export type Principal =
   | { kind: 'apiKey'; applicationId: string; keyId: string }
-  | { kind: 'profile'; applicationId: string; profileId: string }
+  | {
+      kind: 'profile';
+      applicationId: string;
+      profileId: string;
+      /** `exp` of the presented token (epoch seconds): a token it refreshes may not outlive it. */
+      tokenExpiresAt: number;
+      /** `akid` of the presented token: the API key that issued the first token of its chain (absent on older tokens). */
+      apiKeyId?: string;
+    }
   | { kind: 'operator'; operatorId: string; sessionId: string }
   | { kind: 'system' };
 

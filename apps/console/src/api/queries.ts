@@ -127,11 +127,13 @@ export function useSetKeyActive(gameId: string) {
   });
 }
 
+/** Deletes a key; `revokeTokens` also revokes every profile token it issued. */
 export function useDeleteKey(gameId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (keyId: string) => apiRequest<void>('DELETE', `/games/${encodeURIComponent(gameId)}/api-keys/${encodeURIComponent(keyId)}`),
-    onSuccess: (_result, keyId) => {
+    mutationFn: ({ keyId, revokeTokens }: { keyId: string; revokeTokens: boolean }) =>
+      apiRequest<void>('DELETE', `/games/${encodeURIComponent(gameId)}/api-keys/${encodeURIComponent(keyId)}${revokeTokens ? '?revokeTokens=true' : ''}`),
+    onSuccess: (_result, { keyId }) => {
       client.setQueryData<ApiKeyView[]>(queryKeys.apiKeys(gameId), (keys) => keys?.filter((item) => item.id !== keyId));
       void client.invalidateQueries({ queryKey: queryKeys.games });
     },

@@ -45,17 +45,23 @@ describe(ApiKeysTab.name, () => {
     expect(queryClient.getQueryData(queryKeys.apiKeys('g1'))).toEqual([key]);
   });
 
-  it('deletes a key only after a confirmation that names it', async () => {
+  it.each([
+    ['leaves its tokens alone by default', false, '/games/g1/api-keys/k1'],
+    ['revokes its tokens when asked to', true, '/games/g1/api-keys/k1?revokeTokens=true'],
+  ])('deletes a key only after a confirmation that names it, and %s', async (_, revoke, path) => {
     const calls = stubApi({
       'GET /games/g1/api-keys': { status: 200, body: { items: [key] } },
-      'DELETE /games/g1/api-keys/k1': { status: 204 },
+      [`DELETE ${path}`]: { status: 204 },
     });
     render();
     await userEvent.click(await screen.findByRole('button', { name: 'Delete server' }));
     const dialog = screen.getByRole('dialog', { name: 'Delete API key “server”?' });
     expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
+    if (revoke) {
+      await userEvent.click(within(dialog).getByRole('checkbox', { name: /Also revoke the profile tokens this key issued/ }));
+    }
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete key' }));
     await waitFor(() => expect(screen.queryByRole('switch', { name: 'Active: server' })).not.toBeInTheDocument());
-    expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.path)).toEqual(['/games/g1/api-keys/k1']);
+    expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.path)).toEqual([path]);
   });
 });

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { ApiKeyView } from '@game-wallet/contracts/views';
 import { ApiError } from '../api/client';
 import { useDeleteKey } from '../api/queries';
@@ -8,8 +9,9 @@ import { useToast } from '../ui/toasts';
 export function DeleteKeyDialog({ gameId, apiKey, onClose, returnFocusTo }: { gameId: string; apiKey: ApiKeyView; onClose: () => void; returnFocusTo: () => HTMLElement | null }) {
   const deleteKey = useDeleteKey(gameId);
   const notify = useToast();
+  const [revokeTokens, setRevokeTokens] = useState(false);
   const remove = () =>
-    deleteKey.mutate(apiKey.id, {
+    deleteKey.mutate({ keyId: apiKey.id, revokeTokens }, {
       onSuccess: () => {
         notify(`API key “${apiKey.name}” deleted`);
         onClose();
@@ -18,9 +20,19 @@ export function DeleteKeyDialog({ gameId, apiKey, onClose, returnFocusTo }: { ga
   return (
     <Dialog title={`Delete API key “${apiKey.name}”?`} onClose={onClose} returnFocusTo={returnFocusTo}>
       <p>
-        Game servers that use <code>{apiKey.preview}</code> are refused at once (401), and the key cannot be restored. Profile tokens it
-        issued stay valid until they expire.
+        Game servers that use <code>{apiKey.preview}</code> are refused at once (401), and the key cannot be restored.
       </p>
+      <label className="check">
+        <input type="checkbox" checked={revokeTokens} onChange={(event) => setRevokeTokens(event.target.checked)} />
+        <span>
+          Also revoke the profile tokens this key issued
+          <span className="hint block">
+            {revokeTokens
+              ? 'Players signed in through this key must authenticate again (for a leaked key).'
+              : 'Left unticked, they stay valid until they expire (for a routine key rotation).'}
+          </span>
+        </span>
+      </label>
       {deleteKey.error ? (
         <p className="form-error" role="alert">
           {deleteKey.error instanceof ApiError ? deleteKey.error.message : 'The key could not be deleted.'}

@@ -4,11 +4,12 @@ import { ApiKeyView, AuditEntryView, ConsolePlayerView, CreatedApiKeyView, GameV
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ServiceCalls } from '../services/service-calls';
-import { nameField, parseBody, parsePageQuery } from '../validation';
+import { nameField, parseBody, parsePageQuery, parseQuery } from '../validation';
 
 const createGameBody = z.object({ name: nameField }).strict();
 const createKeyBody = z.object({ name: nameField.optional() }).strict();
 const updateKeyBody = z.object({ active: z.boolean({ error: 'must be true or false' }) }).strict();
+const deleteKeyQuery = z.object({ revokeTokens: z.enum(['true', 'false'], { error: 'must be true or false' }).optional() });
 
 /**
  * Pages of time-ordered (UUIDv7) items from several sources, each already newest first and cut after the same
@@ -63,10 +64,18 @@ export class ConsoleGamesController {
     return this.services.call(PATTERNS.identity.updateApiKey, { gameId, keyId, ...parseBody(updateKeyBody, body) }, principal, request);
   }
 
+  /** `?revokeTokens=true` also revokes every profile token the key issued (SPEC §11). */
   @Delete(':gameId/api-keys/:keyId')
   @HttpCode(204)
-  async deleteKey(@Param('gameId') gameId: string, @Param('keyId') keyId: string, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<void> {
-    await this.services.call(PATTERNS.identity.deleteApiKey, { gameId, keyId }, principal, request);
+  async deleteKey(
+    @Param('gameId') gameId: string,
+    @Param('keyId') keyId: string,
+    @Query() query: unknown,
+    @CurrentPrincipal() principal: Principal,
+    @Req() request: FastifyRequest,
+  ): Promise<void> {
+    const revokeTokens = parseQuery(deleteKeyQuery, query).revokeTokens === 'true';
+    await this.services.call(PATTERNS.identity.deleteApiKey, { gameId, keyId, revokeTokens }, principal, request);
   }
 
   /** The game's audit trail, newest first: identity's events and the wallet service's signatures, merged by time. */

@@ -25,7 +25,7 @@ export class ApiKeysController {
 
   @MessagePattern(PATTERNS.identity.deleteApiKey)
   async delete(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'identity.apiKeys.delete'>>): Promise<{ deleted: true }> {
-    await this.keys.delete(payload.gameId, payload.keyId, requireOperator(principal));
+    await this.keys.delete(payload.gameId, payload.keyId, payload.revokeTokens === true, requireOperator(principal));
     return { deleted: true };
   }
 

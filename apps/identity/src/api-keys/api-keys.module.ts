@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
 import { GamesModule } from '../games/games.module';
+import { TokensModule } from '../tokens/tokens.module';
 import { ApiKeyCache } from './api-key-cache';
 import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysRepository } from './api-keys.repository';
@@ -9,7 +10,7 @@ import { ApiKeysService } from './api-keys.service';
 import { ApiKeyEntity } from './entities/api-key.entity';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiKeyEntity]), GamesModule, AuditModule],
+  imports: [TypeOrmModule.forFeature([ApiKeyEntity]), GamesModule, AuditModule, TokensModule],
   controllers: [ApiKeysController],
   providers: [ApiKeysRepository, ApiKeysService, ApiKeyCache],
 })

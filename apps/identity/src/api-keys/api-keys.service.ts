@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppError, ApiKeyView, CreatedApiKeyView, Principal, ResolvedApiKey } from '@game-wallet/contracts';
 import { isUuid, newId } from '@game-wallet/database';
 import { AuditService } from '../audit/audit.service';
+import { RevocationsService } from '../tokens/revocations.service';
 import { GamesService } from '../games/games.service';
 import { ApiKeyCache } from './api-key-cache';
 import { generateApiKeySecret, hashApiKey, previewApiKey } from './api-key-secret';
@@ -29,6 +30,7 @@ export class ApiKeysService {
     private readonly games: GamesService,
     private readonly cache: ApiKeyCache,
     private readonly audit: AuditService,
+    private readonly revocations: RevocationsService,
   ) {}
 
   async list(gameId: string): Promise<{ items: ApiKeyView[] }> {
@@ -77,16 +79,27 @@ export class ApiKeysService {
     return toApiKeyView(key);
   }
 
-  async delete(gameId: string, keyId: string, principal: Principal): Promise<void> {
+  /**
+   * Deletes a key for good. With `revokeTokens`, every profile token it issued is revoked too; without, they live on
+   * until they expire (rotating a key does not sign every player out).
+   */
+  async delete(gameId: string, keyId: string, revokeTokens: boolean, principal: Principal): Promise<void> {
     const key = await this.find(gameId, keyId);
+    const revokedBefore = new Date();
     await this.keys.transaction(async (manager) => {
       await this.keys.delete(key.applicationId, key.id, manager);
+      if (revokeTokens) {
+        await this.revocations.revokeApiKeyTokens(key.id, key.applicationId, revokedBefore, manager);
+      }
       await this.audit.record(
-        { applicationId: key.applicationId, principal, action: 'api_key.deleted', target: `api-key:${key.id}`, details: { name: key.name } },
+        { applicationId: key.applicationId, principal, action: 'api_key.deleted', target: `api-key:${key.id}`, details: { name: key.name, revokeTokens } },
         manager,
       );
     });
     await this.cache.changed(key.keyHash, null);
+    if (revokeTokens) {
+      await this.revocations.apiKeyTokensRevoked(key.id, revokedBefore);
+    }
   }
 
   /** The gateway's lookup of a presented key by its hash; null when no such key exists. */

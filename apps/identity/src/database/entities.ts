@@ -5,6 +5,7 @@ import { ConsoleSessionEntity } from '../operators/entities/console-session.enti
 import { OperatorEntity } from '../operators/entities/operator.entity';
 import { ProfileRevocationEntity } from '../profiles/entities/profile-revocation.entity';
 import { ProfileEntity } from '../profiles/entities/profile.entity';
+import { ApiKeyRevocationEntity } from '../tokens/entities/api-key-revocation.entity';
 import { SigningKeyEntity } from '../tokens/entities/signing-key.entity';
 
 /** Every entity of the `identity` schema. */
@@ -13,6 +14,7 @@ export const IDENTITY_ENTITIES = [
   ApiKeyEntity,
   ProfileEntity,
   ProfileRevocationEntity,
+  ApiKeyRevocationEntity,
   SigningKeyEntity,
   OperatorEntity,
   ConsoleSessionEntity,

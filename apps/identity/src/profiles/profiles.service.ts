@@ -41,9 +41,14 @@ export class ProfilesService {
     return profile;
   }
 
+  /**
+   * A token for the profile. Issued by an API key: up to the full duration, tied to that key. Refreshed by a profile
+   * token: tied to the same key, and never outliving the token presented (a stolen token cannot renew itself forever).
+   */
   async authenticate(profileId: string, durationSeconds: number, principal: Extract<Principal, { kind: 'apiKey' | 'profile' }>): Promise<IssuedToken> {
     const profile = await this.getFor(profileId, principal);
-    return this.issuer.profileToken(profile.id, profile.applicationId, durationSeconds);
+    const chain = principal.kind === 'apiKey' ? { apiKeyId: principal.keyId } : { apiKeyId: principal.apiKeyId, notAfter: principal.tokenExpiresAt };
+    return this.issuer.profileToken(profile.id, profile.applicationId, durationSeconds, chain);
   }
 
   async revoke(profileId: string, principal: Extract<Principal, { kind: 'apiKey' }>): Promise<number> {

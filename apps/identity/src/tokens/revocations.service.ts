@@ -3,11 +3,12 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { BROADCAST, RevocationList, broadcastChannel } from '@game-wallet/contracts';
 import { APP_REDIS } from '@game-wallet/http';
 import Redis from 'ioredis';
-import { IsNull, MoreThan, Not, Repository } from 'typeorm';
+import { EntityManager, IsNull, MoreThan, Not, Repository } from 'typeorm';
 import { IdentityConfig } from '../config';
 import { IDENTITY_CONFIG } from '../identity-config.token';
 import { ConsoleSessionEntity } from '../operators/entities/console-session.entity';
 import { ProfileRevocationEntity } from '../profiles/entities/profile-revocation.entity';
+import { ApiKeyRevocationEntity } from './entities/api-key-revocation.entity';
 
 /** The longest a profile token lives (SPEC §4.1: 30 days); older revocations can no longer matter. */
 const MAX_TOKEN_LIFETIME_MS = 2_592_000 * 1000;
@@ -21,6 +22,7 @@ export class RevocationsService {
   constructor(
     @InjectRepository(ProfileRevocationEntity) private readonly profiles: Repository<ProfileRevocationEntity>,
     @InjectRepository(ConsoleSessionEntity) private readonly sessions: Repository<ConsoleSessionEntity>,
+    @InjectRepository(ApiKeyRevocationEntity) private readonly apiKeys: Repository<ApiKeyRevocationEntity>,
     @Inject(APP_REDIS) private readonly redis: Redis,
     @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig,
   ) {}
@@ -29,24 +31,40 @@ export class RevocationsService {
   async revokeProfile(profileId: string, applicationId: string): Promise<number> {
     const revokedBefore = new Date();
     await this.profiles.upsert({ profileId, applicationId, revokedBefore }, ['profileId']);
-    await this.broadcast({ profiles: [{ profileId, revokedBefore: revokedBefore.getTime() }], sessions: [] });
+    await this.broadcast({ profiles: [{ profileId, revokedBefore: revokedBefore.getTime() }], sessions: [], apiKeys: [] });
     return revokedBefore.getTime();
   }
 
   async sessionRevoked(sessionId: string, expiresAt: Date): Promise<void> {
-    await this.broadcast({ profiles: [], sessions: [{ sessionId, expiresAt: expiresAt.getTime() }] });
+    await this.broadcast({ profiles: [], sessions: [{ sessionId, expiresAt: expiresAt.getTime() }], apiKeys: [] });
+  }
+
+  /**
+   * Every profile token the API key issued before `revokedBefore` (its own, and those refreshed from them) is refused
+   * from now on. Saved with `manager`, in the transaction that deletes the key; {@link apiKeyTokensRevoked} tells the
+   * gateways once it has committed.
+   */
+  async revokeApiKeyTokens(apiKeyId: string, applicationId: string, revokedBefore: Date, manager: EntityManager): Promise<void> {
+    await manager.upsert(ApiKeyRevocationEntity, { apiKeyId, applicationId, revokedBefore }, ['apiKeyId']);
+  }
+
+  async apiKeyTokensRevoked(apiKeyId: string, revokedBefore: Date): Promise<void> {
+    await this.broadcast({ profiles: [], sessions: [], apiKeys: [{ apiKeyId, revokedBefore: revokedBefore.getTime() }] });
   }
 
   /** What a gateway loads at start: revocations that can still refuse an unexpired token. */
   async list(): Promise<RevocationList> {
     const now = Date.now();
-    const [profiles, sessions] = await Promise.all([
-      this.profiles.find({ where: { revokedBefore: MoreThan(new Date(now - MAX_TOKEN_LIFETIME_MS)) } }),
+    const stillMatters = MoreThan(new Date(now - MAX_TOKEN_LIFETIME_MS));
+    const [profiles, sessions, apiKeys] = await Promise.all([
+      this.profiles.find({ where: { revokedBefore: stillMatters } }),
       this.sessions.find({ where: { revokedAt: Not(IsNull()), expiresAt: MoreThan(new Date(now)) } }),
+      this.apiKeys.find({ where: { revokedBefore: stillMatters } }),
     ]);
     return {
       profiles: profiles.map((row) => ({ profileId: row.profileId, revokedBefore: row.revokedBefore.getTime() })),
       sessions: sessions.map((row) => ({ sessionId: row.id, expiresAt: row.expiresAt.getTime() })),
+      apiKeys: apiKeys.map((row) => ({ apiKeyId: row.apiKeyId, revokedBefore: row.revokedBefore.getTime() })),
     };
   }
 

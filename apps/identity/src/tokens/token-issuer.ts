@@ -14,8 +14,12 @@ export class TokenIssuer {
     @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig,
   ) {}
 
-  /** SPEC §3 claims exactly: iss, aud, sub, app, iat, exp, jti (a UUIDv7, so its issue time is known to the ms). */
-  profileToken(profileId: string, applicationId: string, durationSeconds: number): IssuedToken {
+  /**
+   * SPEC §3 claims: iss, aud, sub, app, iat, exp, jti (a UUIDv7, so its issue time is known to the ms), and `akid`,
+   * the API key the token chain started from. `notAfter` (epoch seconds) caps `exp`: a token refreshing itself gets
+   * no longer life than it had.
+   */
+  profileToken(profileId: string, applicationId: string, durationSeconds: number, chain: { apiKeyId?: string; notAfter?: number } = {}): IssuedToken {
     const iat = Math.floor(Date.now() / 1000);
     const claims: ProfileClaims = {
       iss: this.config.jwtIssuer,
@@ -23,8 +27,9 @@ export class TokenIssuer {
       sub: profileId,
       app: applicationId,
       iat,
-      exp: iat + durationSeconds,
+      exp: Math.min(iat + durationSeconds, chain.notAfter ?? Number.POSITIVE_INFINITY),
       jti: newId(),
+      ...(chain.apiKeyId === undefined ? {} : { akid: chain.apiKeyId }),
     };
     return { jwt: this.sign(claims), expiresAt: new Date(claims.exp * 1000).toISOString() };
   }

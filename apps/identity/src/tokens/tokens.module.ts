@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ConsoleSessionEntity } from '../operators/entities/console-session.entity';
 import { ProfileRevocationEntity } from '../profiles/entities/profile-revocation.entity';
+import { ApiKeyRevocationEntity } from './entities/api-key-revocation.entity';
 import { SigningKeyEntity } from './entities/signing-key.entity';
 import { keyEncryptionKeyProvider } from './key-encryption-key';
 import { RevocationsService } from './revocations.service';
@@ -11,7 +12,7 @@ import { TokenIssuer } from './token-issuer';
 import { TokensController } from './tokens.controller';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SigningKeyEntity, ProfileRevocationEntity, ConsoleSessionEntity])],
+  imports: [TypeOrmModule.forFeature([SigningKeyEntity, ProfileRevocationEntity, ApiKeyRevocationEntity, ConsoleSessionEntity])],
   controllers: [TokensController],
   providers: [keyEncryptionKeyProvider, SigningKeysRepository, SigningKeysService, TokenIssuer, RevocationsService],
   exports: [SigningKeysService, TokenIssuer, RevocationsService],

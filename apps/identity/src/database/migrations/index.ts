@@ -1,5 +1,6 @@
 import { Baseline1763740800000 } from './1763740800000-Baseline';
 import { IdentityTables1763740900000 } from './1763740900000-IdentityTables';
+import { ApiKeyRevocations1763741000000 } from './1763741000000-ApiKeyRevocations';
 
 /** Every migration of the `identity` schema, oldest first. */
-export const IDENTITY_MIGRATIONS = [Baseline1763740800000, IdentityTables1763740900000];
+export const IDENTITY_MIGRATIONS = [Baseline1763740800000, IdentityTables1763740900000, ApiKeyRevocations1763741000000];

@@ -1,4 +1,5 @@
 import { DEFAULT_REDIS_URL, Env, LogLevel, NodeEnv, commonEnvShape, databaseUrlFor, optionalStringVar, parseEnv, portVar, positiveIntVar, urlVar, z } from '@game-wallet/config';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
 export interface GatewayConfig {
@@ -18,8 +19,11 @@ export interface GatewayConfig {
   /** Expected `iss` of tokens. */
   jwtIssuer: string;
   rateLimits: { apiKeyRps: number; apiKeyBurst: number; jwtRps: number };
-  /** Trust `X-Forwarded-*` from the load balancer (client IP for sign-in limits, https for Secure cookies). */
-  trustProxy: boolean;
+  /**
+   * Which proxies' `X-Forwarded-*` to believe (client IP for limits and audit, https for Secure cookies): none, the
+   * nearest N hops, or the proxies at these addresses/CIDRs. The client IP is the one the farthest trusted proxy saw.
+   */
+  trustProxy: false | number | string[];
   /** Public addresses shown in the console's examples; unset, they follow the address the console was opened at. */
   publicUrls: { base?: string; core?: string };
   /** Folder of the built web console (served at `/console`). */
@@ -32,6 +36,45 @@ const withoutTrailingSlash = (url: string | undefined): string | undefined => ur
 
 const blankToUndefined = (value: unknown): unknown => (value === '' ? undefined : value);
 
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One trusted proxy: an IP, a CIDR (`10.0.0.0/8`, `fd00::/8`) or `loopback`/`linklocal`/`uniquelocal`. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGES.has(entry)) {
+    return true;
+  }
+  const [address, prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) {
+    return false;
+  }
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+/**
+ * `false` (default), a hop count (`1`: the load balancer in front), or a comma-separated list of proxy addresses and
+ * CIDRs. `true` is refused: it would believe an `X-Forwarded-For` that any client can write.
+ */
+const trustProxyVar = z.preprocess(
+  blankToUndefined,
+  z
+    .string()
+    .default('false')
+    .refine(
+      (value) =>
+        value === 'false' ||
+        /^[1-9]\d{0,1}$/.test(value) ||
+        value.split(',').every((entry) => isProxyAddress(entry.trim())),
+      'must be false, a hop count (e.g. 1) or a comma-separated list of trusted proxy addresses or CIDRs (true would believe any client\'s X-Forwarded-For)',
+    )
+    .transform((value): false | number | string[] => {
+      if (value === 'false') {
+        return false;
+      }
+      return /^\d+$/.test(value) ? Number(value) : value.split(',').map((entry) => entry.trim());
+    }),
+);
+
 const schema = z
   .object({
     ...commonEnvShape,
@@ -43,7 +86,7 @@ const schema = z
     RATE_LIMIT_API_KEY_RPS: positiveIntVar(100),
     RATE_LIMIT_API_KEY_BURST: positiveIntVar(200),
     RATE_LIMIT_JWT_RPS: positiveIntVar(20),
-    TRUST_PROXY: z.preprocess(blankToUndefined, z.enum(['true', 'false'], { error: 'must be true or false' }).default('false')),
+    TRUST_PROXY: trustProxyVar,
     PUBLIC_BASE_URL: urlVar(['http:', 'https:']),
     PUBLIC_CORE_URL: urlVar(['http:', 'https:']),
     CONSOLE_DIR: optionalStringVar(),
@@ -80,7 +123,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     serviceDeadlineMs: parsed.SERVICE_DEADLINE_MS,
     jwtIssuer: parsed.JWT_ISSUER,
     rateLimits: { apiKeyRps: parsed.RATE_LIMIT_API_KEY_RPS, apiKeyBurst: parsed.RATE_LIMIT_API_KEY_BURST, jwtRps: parsed.RATE_LIMIT_JWT_RPS },
-    trustProxy: parsed.TRUST_PROXY === 'true',
+    trustProxy: parsed.TRUST_PROXY,
     publicUrls: { base: withoutTrailingSlash(parsed.PUBLIC_BASE_URL), core: withoutTrailingSlash(parsed.PUBLIC_CORE_URL) },
     consoleDir: parsed.CONSOLE_DIR ?? BUILT_CONSOLE_DIR,
   };

@@ -19,7 +19,7 @@ describe('console API', () => {
   const api = <T>(method: string, path: string, body?: unknown) => http<T & { code?: string }>(method, `${platform.baseUrl}/v1/console${path}`, { bearer: token, body });
 
   beforeAll(async () => {
-    platform = await TestPlatform.start('console', { env: { TRUST_PROXY: 'true', LOG_LEVEL: 'trace' } });
+    platform = await TestPlatform.start('console', { env: { TRUST_PROXY: 'loopback', LOG_LEVEL: 'trace' } });
   });
 
   afterAll(async () => {

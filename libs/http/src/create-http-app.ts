@@ -3,7 +3,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { AppMetrics, PinoNestLogger } from '@game-wallet/observability';
 import type { Logger } from 'pino';
 import { HttpErrorFilter } from './http-error.filter';
-import { fastifyOptions, installHttpObservability } from './http-observability';
+import { TrustedProxies, fastifyOptions, installHttpObservability } from './http-observability';
 import { installJsonBodyPolicy } from './json-body';
 
 /**
@@ -14,7 +14,7 @@ export async function createHttpApp(
   module: unknown,
   logger: Logger,
   metrics: AppMetrics,
-  options: { trustProxy?: boolean } = {},
+  options: { trustProxy?: TrustedProxies } = {},
 ): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter(fastifyOptions(options));
   const fastify = adapter.getInstance();

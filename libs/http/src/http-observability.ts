@@ -4,10 +4,21 @@ import { AppMetrics, acceptOrGenerateRequestId } from '@game-wallet/observabilit
 import { BODY_LIMIT_BYTES } from './json-body';
 
 
+/**
+ * Which proxies to believe: none, the nearest `n` hops (each hop's `X-Forwarded-For` entry trusted whoever sent it,
+ * so only where clients cannot reach the app but through those proxies), or the proxies at these addresses/CIDRs.
+ */
+export type TrustedProxies = false | number | string[];
+
+function trustProxyOption(trusted: TrustedProxies): FastifyServerOptions['trustProxy'] {
+  // Fastify refuses a bare hop count (it cannot check the immediate peer); this is the same rule, chosen knowingly.
+  return typeof trusted === 'number' ? (_address: string, hop: number) => hop < trusted : trusted;
+}
+
 /** Fastify options shared by every HTTP port: body limit, request ids from `x-request-id`, no built-in logger. */
-export function fastifyOptions(options: { trustProxy?: boolean } = {}): FastifyServerOptions {
+export function fastifyOptions(options: { trustProxy?: TrustedProxies } = {}): FastifyServerOptions {
   return {
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: trustProxyOption(options.trustProxy ?? false),
     bodyLimit: BODY_LIMIT_BYTES,
     logger: false,
     genReqId: (req) => acceptOrGenerateRequestId(req.headers['x-request-id']),

@@ -6,8 +6,11 @@ import { hash as digest } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
 const KEY_FORMAT = /^gk_[0-9A-Za-z]{40}$/;
-/** A cached state lives this long in memory at most; changes arrive much sooner by broadcast. */
-const MEMORY_TTL_MS = 30_000;
+/**
+ * A cached state lives this long in memory at most; changes arrive much sooner by broadcast. With identity's shared
+ * Redis entries living as long, a change whose broadcast was missed takes effect within 30 s.
+ */
+const MEMORY_TTL_MS = 15_000;
 /** Last use of keys is sent to identity this often (SPEC §3: within 60 s, no database write per request). */
 const USAGE_FLUSH_MS = 20_000;
 

@@ -6,6 +6,7 @@ import {
   Jwks,
   PATTERNS,
   PROFILE_AUDIENCE,
+  RevocationCursors,
   RevocationList,
   broadcastChannel,
 } from '@game-wallet/contracts';
@@ -33,6 +34,11 @@ interface CheckedToken {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const REFRESH_INTERVAL_MS = 5 * 60_000;
+/** Revocations are reloaded this often, so one whose broadcast was missed still takes effect. */
+const REVOCATIONS_RELOAD_MS = 30_000;
+/** The longest a profile token lives (SPEC §4.1: 30 days); a revocation older than that refuses nothing any more. */
+const MAX_TOKEN_LIFETIME_MS = 2_592_000 * 1000;
+const REVOCATIONS_PAGE = 1000;
 const UNKNOWN_KID_REFRESH_MS = 5_000;
 
 /** The issue time of a token in ms: from its UUIDv7 `jti` (48-bit ms timestamp), else from `iat`. */
@@ -47,7 +53,8 @@ export function issuedAtMs(claims: Record<string, unknown>): number {
 /**
  * Verifies profile JWTs and console tokens locally: signature against the JWKS of identity (loaded at start, reloaded
  * on rotation broadcasts, on an unknown kid and every 5 minutes), audience, issuer, expiry, then revocations (loaded
- * at start, kept current by broadcast, reloaded after a broadcast reconnect). Until both are loaded, tokens are not
+ * at start page by page, kept current by broadcast, reloaded after a broadcast reconnect and every 30 s, so a missed
+ * broadcast heals by itself; entries that can no longer refuse anything are dropped). Until both are loaded, tokens are not
  * accepted (503): a revoked token is never let through for want of the list. A signature, once checked, is
  * remembered for the token (expiry and revocation are checked on every use).
  */
@@ -79,6 +86,7 @@ export class TokenVerifier {
       void this.loadRevocations();
     });
     this.timers.push(setInterval(() => void this.loadKeys(), REFRESH_INTERVAL_MS));
+    this.timers.push(setInterval(() => void this.loadRevocations(), REVOCATIONS_RELOAD_MS));
     this.timers.push(
       setInterval(() => {
         if (!this.keysLoaded) {
@@ -187,13 +195,40 @@ export class TokenVerifier {
     }
   }
 
+  /** Loads every revocation, page by page, merging into what broadcasts brought meanwhile (never replacing it). */
   private async loadRevocations(): Promise<void> {
     try {
-      const list = await this.transport.call(PATTERNS.identity.listRevocations, { payload: {}, principal: { kind: 'system' } }, { timeoutMs: 2000 });
-      this.applyRevocations(list);
+      let after: RevocationCursors | undefined;
+      do {
+        const page = await this.transport.call(
+          PATTERNS.identity.listRevocations,
+          { payload: after === undefined ? { limit: REVOCATIONS_PAGE } : { after, limit: REVOCATIONS_PAGE }, principal: { kind: 'system' } },
+          { timeoutMs: 2000 },
+        );
+        this.applyRevocations(page);
+        after = page.next ?? undefined;
+      } while (after !== undefined);
       this.revocationsLoaded = true;
+      this.pruneRevocations();
     } catch (error) {
       this.logger.warn(`Could not load token revocations from identity: ${String(error)}`);
+    }
+  }
+
+  /** Drops what can no longer refuse a token: revocations older than the longest token life, ended sessions. */
+  private pruneRevocations(): void {
+    const now = Date.now();
+    for (const revoked of [this.revokedProfiles, this.revokedApiKeys]) {
+      for (const [id, revokedBefore] of revoked) {
+        if (revokedBefore < now - MAX_TOKEN_LIFETIME_MS) {
+          revoked.delete(id);
+        }
+      }
+    }
+    for (const [sessionId, expiresAt] of this.revokedSessions) {
+      if (expiresAt <= now) {
+        this.revokedSessions.delete(sessionId);
+      }
     }
   }
 

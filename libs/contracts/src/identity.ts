@@ -86,6 +86,18 @@ export interface ProfileRevocation {
   revokedBefore: number;
 }
 
+/** Where each revocation list goes on: the last id sent; a list that is complete is absent. */
+export interface RevocationCursors {
+  profiles?: string;
+  sessions?: string;
+  apiKeys?: string;
+}
+
+/** One page of the revocations a gateway loads: `next` null once every list is complete. */
+export interface RevocationPage extends RevocationList {
+  next: RevocationCursors | null;
+}
+
 /** Profile tokens issued by this API key (their `akid`) before `revokedBefore` (epoch ms) are refused. */
 export interface ApiKeyTokenRevocation {
   apiKeyId: string;

@@ -12,7 +12,8 @@ import {
   PageRequest,
   ProfileView,
   ResolvedApiKey,
-  RevocationList,
+  RevocationCursors,
+  RevocationPage,
 } from './identity';
 import { ServiceName } from './services';
 import { ChainName, PlayerView, SignatureView, WalletAddresses, WalletView } from './wallet';
@@ -86,7 +87,8 @@ export interface PatternContract {
   'identity.profiles.authenticate': { request: { profileId: string; duration: number }; response: IssuedToken };
   'identity.profiles.revoke': { request: { profileId: string }; response: { revokedBefore: number } };
   'identity.tokens.jwks': { request: Record<string, never>; response: Jwks };
-  'identity.tokens.revocations': { request: Record<string, never>; response: RevocationList };
+  /** Paged: the first call without `after`, then with the `next` of the page before, until `next` is null. */
+  'identity.tokens.revocations': { request: { after?: RevocationCursors; limit?: number }; response: RevocationPage };
   /** `passwordDigest` is `consolePasswordDigest(email, password)`: the password itself never crosses the transport. */
   'identity.console.signIn': { request: { email: string; passwordDigest: string; ip: string }; response: ConsoleSessionView };
   'identity.console.signOut': { request: Record<string, never>; response: { signedOut: true } };

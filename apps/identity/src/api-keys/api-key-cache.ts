@@ -8,9 +8,11 @@ import { IDENTITY_CONFIG } from '../identity-config.token';
 /** A key's state as cached in Redis for the gateways; `null` means "no such key" (unknown or deleted). */
 export type CachedKeyState = ResolvedApiKey | null;
 
-/** Seconds a cache entry lives: bounds how long a missed update could last. */
-const POSITIVE_TTL_SECONDS = 60;
-const NEGATIVE_TTL_SECONDS = 30;
+/**
+ * Seconds a cache entry lives: with the gateways' 15 s in memory, bounds how long a missed update can last (30 s).
+ */
+const POSITIVE_TTL_SECONDS = 15;
+const NEGATIVE_TTL_SECONDS = 15;
 
 /**
  * The shared API-key cache in Redis, written by identity only. A change overwrites the entry and is broadcast to every
@@ -37,7 +39,7 @@ export class ApiKeyCache {
         .publish(broadcastChannel(this.config.keyPrefix, BROADCAST.apiKeys), hash)
         .exec();
     } catch {
-      throw new AppError('SERVICE_UNAVAILABLE', 'The change is saved but could not be propagated to the gateways yet; it takes effect within a minute');
+      throw new AppError('SERVICE_UNAVAILABLE', 'The change is saved but could not be sent to the gateways yet; it takes effect within 30 s, or ask again');
     }
   }
 

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { BROADCAST, RevocationList, broadcastChannel } from '@game-wallet/contracts';
+import { AppError, BROADCAST, RevocationCursors, RevocationList, RevocationPage, broadcastChannel } from '@game-wallet/contracts';
 import { APP_REDIS } from '@game-wallet/http';
 import Redis from 'ioredis';
-import { EntityManager, IsNull, MoreThan, Not, Repository } from 'typeorm';
+import { EntityManager, FindOptionsWhere, IsNull, MoreThan, Not, ObjectLiteral, Repository } from 'typeorm';
 import { IdentityConfig } from '../config';
 import { IDENTITY_CONFIG } from '../identity-config.token';
 import { ConsoleSessionEntity } from '../operators/entities/console-session.entity';
@@ -52,24 +52,60 @@ export class RevocationsService {
     await this.broadcast({ profiles: [], sessions: [], apiKeys: [{ apiKeyId, revokedBefore: revokedBefore.getTime() }] });
   }
 
-  /** What a gateway loads at start: revocations that can still refuse an unexpired token. */
-  async list(): Promise<RevocationList> {
+  /**
+   * What a gateway loads at start and every 30 s: revocations that can still refuse an unexpired token, a page at a
+   * time (each list in id order, `limit` rows of each per page). Without `after`, every list from its start; then
+   * only the lists named in `after`, from there.
+   */
+  async list(after?: RevocationCursors, limit = 1000): Promise<RevocationPage> {
     const now = Date.now();
+    const size = Math.min(Math.max(Math.floor(limit), 1), 5000);
     const stillMatters = MoreThan(new Date(now - MAX_TOKEN_LIFETIME_MS));
+    const wanted = (list: keyof RevocationCursors) => after === undefined || after[list] !== undefined;
     const [profiles, sessions, apiKeys] = await Promise.all([
-      this.profiles.find({ where: { revokedBefore: stillMatters } }),
-      this.sessions.find({ where: { revokedAt: Not(IsNull()), expiresAt: MoreThan(new Date(now)) } }),
-      this.apiKeys.find({ where: { revokedBefore: stillMatters } }),
+      wanted('profiles') ? pageAfter(this.profiles, 'profileId', { revokedBefore: stillMatters }, after?.profiles, size) : [],
+      wanted('sessions') ? pageAfter(this.sessions, 'id', { revokedAt: Not(IsNull()), expiresAt: MoreThan(new Date(now)) }, after?.sessions, size) : [],
+      wanted('apiKeys') ? pageAfter(this.apiKeys, 'apiKeyId', { revokedBefore: stillMatters }, after?.apiKeys, size) : [],
     ]);
+    const next: RevocationCursors = {};
+    if (profiles.length > size) {
+      next.profiles = profiles[size - 1].profileId;
+    }
+    if (sessions.length > size) {
+      next.sessions = sessions[size - 1].id;
+    }
+    if (apiKeys.length > size) {
+      next.apiKeys = apiKeys[size - 1].apiKeyId;
+    }
     return {
-      profiles: profiles.map((row) => ({ profileId: row.profileId, revokedBefore: row.revokedBefore.getTime() })),
-      sessions: sessions.map((row) => ({ sessionId: row.id, expiresAt: row.expiresAt.getTime() })),
-      apiKeys: apiKeys.map((row) => ({ apiKeyId: row.apiKeyId, revokedBefore: row.revokedBefore.getTime() })),
+      profiles: profiles.slice(0, size).map((row) => ({ profileId: row.profileId, revokedBefore: row.revokedBefore.getTime() })),
+      sessions: sessions.slice(0, size).map((row) => ({ sessionId: row.id, expiresAt: row.expiresAt.getTime() })),
+      apiKeys: apiKeys.slice(0, size).map((row) => ({ apiKeyId: row.apiKeyId, revokedBefore: row.revokedBefore.getTime() })),
+      next: Object.keys(next).length > 0 ? next : null,
     };
   }
 
+  /**
+   * Tells every gateway. The revocation is saved already, so a failure is a 503, never silence: asking again
+   * publishes again, and gateways reload the whole list every 30 s in any case.
+   */
   private async broadcast(list: RevocationList): Promise<void> {
-    // Saved already; if Redis is down the gateways reload the list when their subscription comes back.
-    await this.redis.publish(broadcastChannel(this.config.keyPrefix, BROADCAST.revocations), JSON.stringify(list)).catch(() => 0);
+    try {
+      await this.redis.publish(broadcastChannel(this.config.keyPrefix, BROADCAST.revocations), JSON.stringify(list));
+    } catch {
+      throw new AppError('SERVICE_UNAVAILABLE', 'The revocation is saved but could not be sent to the gateways yet; it takes effect within 30 s, or ask again');
+    }
   }
+}
+
+/** Up to `size + 1` rows after `cursor` in `column` order (the extra row tells that there is more). */
+function pageAfter<T extends ObjectLiteral>(
+  repository: Repository<T>,
+  column: keyof T & string,
+  where: FindOptionsWhere<T>,
+  cursor: string | undefined,
+  size: number,
+): Promise<T[]> {
+  const after = cursor === undefined ? {} : ({ [column]: MoreThan(cursor) } as FindOptionsWhere<T>);
+  return repository.find({ where: { ...where, ...after }, order: { [column]: 'ASC' } as never, take: size + 1 });
 }

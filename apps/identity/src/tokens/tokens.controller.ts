@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { Jwks, MessageEnvelope, PATTERNS, RevocationList, requireSystem } from '@game-wallet/contracts';
+import { Jwks, MessageEnvelope, PATTERNS, RequestOf, RevocationPage, requireSystem } from '@game-wallet/contracts';
 import { RevocationsService } from './revocations.service';
 import { SigningKeysService } from './signing-keys.service';
 
@@ -20,8 +20,8 @@ export class TokensController {
   }
 
   @MessagePattern(PATTERNS.identity.listRevocations)
-  list(@Payload() { principal }: MessageEnvelope<Record<string, never>>): Promise<RevocationList> {
+  list(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'identity.tokens.revocations'>>): Promise<RevocationPage> {
     requireSystem(principal);
-    return this.revocations.list();
+    return this.revocations.list(payload.after, payload.limit);
   }
 }

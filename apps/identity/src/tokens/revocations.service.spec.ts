@@ -1,5 +1,4 @@
 import { createFailFastRedis } from '@game-wallet/transport';
-import type { Repository } from 'typeorm';
 import { IdentityConfig } from '../config';
 import { RevocationsService } from './revocations.service';
 
@@ -7,7 +6,7 @@ describe(RevocationsService.name, () => {
   // A Redis that cannot be reached: its publish fails as it would while Redis is down or paused.
   const redis = createFailFastRedis('redis://127.0.0.1:1', 'revocations-spec');
   const saved: unknown[] = [];
-  const repository = { upsert: async (row: unknown) => void saved.push(row) } as unknown as Repository<never>;
+  const repository = { upsert: async (row: unknown) => void saved.push(row) } as never;
   const service = new RevocationsService(repository, repository, repository, redis, { keyPrefix: 'spec' } as IdentityConfig);
 
   afterAll(() => redis.disconnect());

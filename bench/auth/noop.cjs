@@ -29,6 +29,7 @@ serve(async () => {
     jwtIssuer: 'game-wallet',
     apiKeyLimit: { rate: Number(process.env.RATE_LIMIT_API_KEY_RPS), burst: Number(process.env.RATE_LIMIT_API_KEY_BURST) },
     profileLimit: { rate: Number(process.env.RATE_LIMIT_JWT_RPS), burst: Number(process.env.RATE_LIMIT_JWT_RPS) },
+    authFailuresPerIp: { rate: 50, burst: 50 },
   });
   await auth.start();
 

@@ -18,7 +18,7 @@ export interface GatewayConfig {
   serviceDeadlineMs: number;
   /** Expected `iss` of tokens. */
   jwtIssuer: string;
-  rateLimits: { apiKeyRps: number; apiKeyBurst: number; jwtRps: number };
+  rateLimits: { apiKeyRps: number; apiKeyBurst: number; jwtRps: number; authFailuresPerIp: number };
   /**
    * Which proxies' `X-Forwarded-*` to believe (client IP for limits and audit, https for Secure cookies): none, the
    * nearest N hops, or the proxies at these addresses/CIDRs. The client IP is the one the farthest trusted proxy saw.
@@ -86,6 +86,7 @@ const schema = z
     RATE_LIMIT_API_KEY_RPS: positiveIntVar(100),
     RATE_LIMIT_API_KEY_BURST: positiveIntVar(200),
     RATE_LIMIT_JWT_RPS: positiveIntVar(20),
+    RATE_LIMIT_AUTH_FAILURES_PER_IP: positiveIntVar(50),
     TRUST_PROXY: trustProxyVar,
     PUBLIC_BASE_URL: urlVar(['http:', 'https:']),
     PUBLIC_CORE_URL: urlVar(['http:', 'https:']),
@@ -122,7 +123,12 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     keyPrefix: parsed.TRANSPORT_KEY_PREFIX,
     serviceDeadlineMs: parsed.SERVICE_DEADLINE_MS,
     jwtIssuer: parsed.JWT_ISSUER,
-    rateLimits: { apiKeyRps: parsed.RATE_LIMIT_API_KEY_RPS, apiKeyBurst: parsed.RATE_LIMIT_API_KEY_BURST, jwtRps: parsed.RATE_LIMIT_JWT_RPS },
+    rateLimits: {
+      apiKeyRps: parsed.RATE_LIMIT_API_KEY_RPS,
+      apiKeyBurst: parsed.RATE_LIMIT_API_KEY_BURST,
+      jwtRps: parsed.RATE_LIMIT_JWT_RPS,
+      authFailuresPerIp: parsed.RATE_LIMIT_AUTH_FAILURES_PER_IP,
+    },
     trustProxy: parsed.TRUST_PROXY,
     publicUrls: { base: withoutTrailingSlash(parsed.PUBLIC_BASE_URL), core: withoutTrailingSlash(parsed.PUBLIC_CORE_URL) },
     consoleDir: parsed.CONSOLE_DIR ?? BUILT_CONSOLE_DIR,

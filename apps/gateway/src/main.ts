@@ -38,6 +38,7 @@ runMain('gateway', async () => {
     jwtIssuer: config.jwtIssuer,
     apiKeyLimit: { rate: config.rateLimits.apiKeyRps, burst: config.rateLimits.apiKeyBurst },
     profileLimit: { rate: config.rateLimits.jwtRps, burst: config.rateLimits.jwtRps },
+    authFailuresPerIp: { rate: config.rateLimits.authFailuresPerIp, burst: config.rateLimits.authFailuresPerIp },
   });
   await auth.start();
 

@@ -149,7 +149,8 @@ describe('authorization matrix (every public route × every credential)', () => 
   let ownJwt: string;
 
   beforeAll(async () => {
-    platform = await TestPlatform.start('matrix', { env: { LOG_LEVEL: 'debug' } });
+    // Hundreds of deliberate 401s from one address: the per-IP limit on failed authentications has its own suite.
+    platform = await TestPlatform.start('matrix', { env: { LOG_LEVEL: 'debug', RATE_LIMIT_AUTH_FAILURES_PER_IP: '100000' } });
     operatorToken = await consoleToken(platform);
     own = await createGame(platform, operatorToken, 'Own game');
     other = await createGame(platform, operatorToken, 'Other game');

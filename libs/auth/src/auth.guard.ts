@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AppError } from '@game-wallet/contracts';
+import { AppError, Principal } from '@game-wallet/contracts';
 import type { FastifyReply } from 'fastify';
 import { AUTH_REQUIREMENT, AuthRequirement, AuthenticatedRequest, PUBLIC_ROUTE } from './authenticated.decorator';
 import { presentedCredentials } from './credentials';
@@ -34,9 +34,15 @@ export class AuthGuard implements CanActivate {
     }
     const http = context.switchToHttp();
     const request = http.getRequest<AuthenticatedRequest>();
+    this.auth.refuseBlockedClient(() => request.ip);
     // Both steps answer synchronously in the common case (cached key, tokens in the local lease).
-    const authenticated = this.auth.authenticate(presentedCredentials(request), requirement);
-    const principal = authenticated instanceof Promise ? await authenticated : authenticated;
+    let principal: Principal;
+    try {
+      const authenticated = this.auth.authenticate(presentedCredentials(request), requirement);
+      principal = authenticated instanceof Promise ? await authenticated : authenticated;
+    } catch (error) {
+      return this.auth.failedAuthentication(request.ip, error);
+    }
     request.principal = principal;
     const limited = this.auth.rateLimit(principal);
     const decision = limited instanceof Promise ? await limited : limited;

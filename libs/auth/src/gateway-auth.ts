@@ -1,4 +1,4 @@
-import { AppError, Principal, ResolvedApiKey } from '@game-wallet/contracts';
+import { AppError, ERROR_STATUS, Principal, ResolvedApiKey } from '@game-wallet/contracts';
 import { BroadcastSubscriber, RedisStreamsClient } from '@game-wallet/transport';
 import Redis from 'ioredis';
 import { ApiKeyResolver } from './api-key-resolver';
@@ -16,6 +16,8 @@ export interface GatewayAuthOptions {
   jwtIssuer: string;
   apiKeyLimit: RateLimit;
   profileLimit: RateLimit;
+  /** failed authentications (401s) allowed per client IP; past them the IP is answered 429 for a while */
+  authFailuresPerIp: RateLimit;
 }
 
 /**
@@ -27,6 +29,8 @@ export class GatewayAuth {
   readonly tokens: TokenVerifier;
   private readonly limiter: RateLimiter;
   private readonly subscriber: BroadcastSubscriber;
+  /** Client IPs over their failed-authentication budget, and until when (epoch ms). */
+  private readonly blockedIps = new Map<string, number>();
 
   constructor(private readonly options: GatewayAuthOptions) {
     this.apiKeys = new ApiKeyResolver(options.transport, options.redis, options.keyPrefix);
@@ -87,6 +91,44 @@ export class GatewayAuth {
     }
     this.apiKeys.recordUse(key.keyId);
     return { kind: 'apiKey', applicationId: key.applicationId, keyId: key.keyId };
+  }
+
+  /**
+   * 429 while the client's IP is over its failed-authentication budget. Checked before the credential, so that past
+   * the budget a guess learns nothing, right or wrong. `ipOf` is only asked when some IP is blocked.
+   */
+  refuseBlockedClient(ipOf: () => string): void {
+    if (this.blockedIps.size === 0) {
+      return;
+    }
+    const ip = ipOf();
+    const until = this.blockedIps.get(ip);
+    if (until === undefined) {
+      return;
+    }
+    const waitMs = until - Date.now();
+    if (waitMs <= 0) {
+      this.blockedIps.delete(ip);
+      return;
+    }
+    throw new AppError('RATE_LIMITED', 'Too many failed authentications from this address; slow down', Math.ceil(waitMs / 1000));
+  }
+
+  /**
+   * Counts a failed authentication (a 401) against the client's IP, in Redis across replicas, and rethrows it; past
+   * the budget the answer is 429 instead, and the IP is refused until its bucket has room again.
+   */
+  failedAuthentication(ip: string, error: unknown): Promise<never> {
+    if (!(error instanceof AppError) || ERROR_STATUS[error.code] !== 401) {
+      return Promise.reject(error);
+    }
+    return Promise.resolve(this.limiter.take(`auth-failures:${ip}`, this.options.authFailuresPerIp)).then((decision) => {
+      if (decision.allowed) {
+        throw error;
+      }
+      this.blockedIps.set(ip, Date.now() + decision.retryAfter * 1000);
+      throw new AppError('RATE_LIMITED', 'Too many failed authentications from this address; slow down', decision.retryAfter);
+    });
   }
 
   /** SPEC §7: per API key and per profile, counted in Redis across replicas. Operators are not limited here. */

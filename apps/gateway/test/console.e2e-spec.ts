@@ -1,5 +1,6 @@
-import { ApiKeyView, AuditEntryView, ConsoleSessionInfo, GameSummaryView, GameView } from '@game-wallet/contracts';
-import { TEST_OPERATOR, TestPlatform, http } from '@game-wallet/testing';
+import { ApiKeyView, AuditEntryView, ConsoleSessionInfo, GameSummaryView, GameView, consolePasswordDigest } from '@game-wallet/contracts';
+import { TEST_OPERATOR, TestPlatform, http, queryOnce } from '@game-wallet/testing';
+import { randomBytes, scryptSync } from 'node:crypto';
 import Redis from 'ioredis';
 
 type Game = GameView;
@@ -77,6 +78,19 @@ describe('console API', () => {
         headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'wallet.example.com' },
       });
       expect(behindTls.body).toEqual({ baseUrl: 'https://wallet.example.com', coreUrl: `https://wallet.example.com:${platform.ports.core}` });
+    });
+
+    it('stores passwords with scrypt N=2^17, and upgrades a hash with older parameters at the next sign-in', async () => {
+      const salt = randomBytes(16);
+      const old = scryptSync(consolePasswordDigest(TEST_OPERATOR.email, TEST_OPERATOR.password), salt, 32, { N: 32768, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+      await queryOnce(platform.databaseUrl, 'UPDATE identity.operators SET password_hash = $1 WHERE email = $2', [
+        ['scrypt', 32768, 8, 1, salt.toString('base64'), old.toString('base64')].join('$'),
+        TEST_OPERATOR.email,
+      ]);
+      expect((await signIn(TEST_OPERATOR.email, TEST_OPERATOR.password, '203.0.113.41')).status).toBe(200);
+      const [row] = await queryOnce<{ password_hash: string }>(platform.databaseUrl, 'SELECT password_hash FROM identity.operators WHERE email = $1', [TEST_OPERATOR.email]);
+      expect(row.password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);
+      expect((await signIn(TEST_OPERATOR.email, TEST_OPERATOR.password, '203.0.113.41')).status).toBe(200);
     });
 
     it('marks the cookie Secure behind an https load balancer', async () => {

@@ -31,6 +31,10 @@ export class OperatorsRepository {
     await this.operators.insert(operator);
   }
 
+  async updatePasswordHash(id: string, passwordHash: string): Promise<void> {
+    await this.operators.update({ id }, { passwordHash });
+  }
+
   async insertSession(session: ConsoleSessionEntity): Promise<void> {
     await this.sessions.insert(session);
   }

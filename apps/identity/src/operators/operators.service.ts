@@ -11,7 +11,7 @@ import { RevocationsService } from '../tokens/revocations.service';
 import { TokenIssuer } from '../tokens/token-issuer';
 import { OperatorEntity } from './entities/operator.entity';
 import { OperatorsRepository } from './operators.repository';
-import { DECOY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords';
+import { DECOY_HASH_PROMISE, hashPassword, needsRehash, verifyPassword } from './passwords';
 import { SignInLimiter } from './sign-in-limiter';
 
 /** How long a console session lasts. */
@@ -76,6 +76,10 @@ export class OperatorsService {
       throw new AppError('INVALID_CREDENTIALS', 'Wrong e-mail or password');
     }
     await this.limiter.release(normalized, ip);
+    if (needsRehash(operator.passwordHash)) {
+      // Stored with older scrypt parameters: replaced now that the password is at hand.
+      await this.operators.updatePasswordHash(operator.id, await hashPassword(passwordDigest));
+    }
     const session = { id: newId(), operatorId: operator.id, createdAt: new Date(), expiresAt: new Date(Date.now() + SESSION_TTL_MS), revokedAt: null };
     await this.operators.insertSession(session);
     const principal: Principal = { kind: 'operator', operatorId: operator.id, sessionId: session.id };

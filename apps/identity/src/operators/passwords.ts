@@ -1,14 +1,43 @@
 import { ScryptOptions, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
-/** scrypt cost: N=2^15, r=8, p=1 (about 32 MiB and tens of milliseconds per hash), 32-byte output. */
-const PARAMS = { N: 32768, r: 8, p: 1 };
+/** scrypt cost as OWASP recommends: N=2^17, r=8, p=1 (128 MiB and a few hundred ms per hash), 32-byte output. */
+const PARAMS = { N: 131072, r: 8, p: 1 };
 const KEY_LENGTH = 32;
+/** Parameters a stored hash may carry (older hashes are upgraded at their next sign-in); anything else is refused. */
+const MAX_N = 1 << 20;
+/** Hashes computed at once: each takes 128 MiB, so a burst of sign-ins queues instead of exhausting memory. */
+const MAX_CONCURRENT = 2;
+
+let running = 0;
+const queue: (() => void)[] = [];
+
+async function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= MAX_CONCURRENT) {
+    await new Promise<void>((resolve) => queue.push(resolve));
+  }
+  running += 1;
+  try {
+    return await work();
+  } finally {
+    running -= 1;
+    queue.shift()?.();
+  }
+}
 
 function derive(password: string, salt: Buffer, params: { N: number; r: number; p: number }): Promise<Buffer> {
   const options: ScryptOptions = { ...params, maxmem: 128 * params.N * params.r * 2 };
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key))),
+  return oneAtATime(
+    () =>
+      new Promise((resolve, reject) =>
+        scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key))),
+      ),
   );
+}
+
+/** Whether a stored hash was made with weaker parameters than today's (it is replaced at the next sign-in). */
+export function needsRehash(stored: string): boolean {
+  const [scheme, n, r, p] = stored.split('$');
+  return scheme !== 'scrypt' || Number(n) !== PARAMS.N || Number(r) !== PARAMS.r || Number(p) !== PARAMS.p;
 }
 
 /** `scrypt$N$r$p$salt$hash` (base64), from a fresh 16-byte salt. Runs on the libuv pool, off the event loop. */
@@ -21,11 +50,12 @@ export async function hashPassword(password: string): Promise<string> {
 /** Constant-time comparison against a stored hash; false for anything malformed. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) {
+  const params = { N: Number(n), r: Number(r), p: Number(p) };
+  if (scheme !== 'scrypt' || !salt || !hash || !(params.N >= 2 && params.N <= MAX_N && params.r >= 1 && params.r <= 32 && params.p >= 1 && params.p <= 16)) {
     return false;
   }
   const expected = Buffer.from(hash, 'base64');
-  const actual = await derive(password, Buffer.from(salt, 'base64'), { N: Number(n), r: Number(r), p: Number(p) });
+  const actual = await derive(password, Buffer.from(salt, 'base64'), params);
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 

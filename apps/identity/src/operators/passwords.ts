@@ -5,8 +5,11 @@ const PARAMS = { N: 131072, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 /** Parameters a stored hash may carry (older hashes are upgraded at their next sign-in); anything else is refused. */
 const MAX_N = 1 << 20;
-/** Hashes computed at once: each takes 128 MiB, so a burst of sign-ins queues instead of exhausting memory. */
-const MAX_CONCURRENT = 2;
+/**
+ * Hashes computed at once: each takes 128 MiB outside the V8 heap, so a burst of sign-ins queues instead of exhausting
+ * the pod's memory (identity's limit is 384 Mi in k8s/).
+ */
+const MAX_CONCURRENT = 1;
 
 let running = 0;
 const queue: (() => void)[] = [];

@@ -48,7 +48,7 @@ COPY --from=build /app/dist/apps/${APP}/src ./dist/apps/${APP}/src
 # (numeric, so Kubernetes can verify runAsNonRoot). Logs go to stdout. The only writable path is the data folder,
 # used in development alone (generated development keys; mount a volume there to keep them): in production every
 # key comes from the environment and the root filesystem can be read-only.
-RUN mkdir -p /app/.data && chown 1000:1000 /app/.data
+RUN mkdir -p /app/.data/transport && chown -R 1000:1000 /app/.data
 USER 1000:1000
 STOPSIGNAL SIGTERM
 

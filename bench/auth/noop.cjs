@@ -13,12 +13,14 @@ const dist = (lib) => require(join(__dirname, '..', '..', 'dist', 'libs', lib, '
 const { AuthGuard, Authenticated, GatewayAuth, Public } = dist('auth');
 const { createHttpApp } = dist('http');
 const { AppMetrics, createRootLogger } = dist('observability');
-const { RedisStreamsClient, createFailFastRedis } = dist('transport');
+const { RedisStreamsClient, TransportKeyring, createFailFastRedis } = dist('transport');
+const { transportKeysOf } = dist('config');
 
 serve(async () => {
   const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
   const keyPrefix = process.env.BENCH_KEY_PREFIX;
-  const transport = new RedisStreamsClient({ redisUrl, keyPrefix });
+  const keyring = TransportKeyring.fromConfig(transportKeysOf(process.env), process.env.DATA_DIR);
+  const transport = new RedisStreamsClient({ redisUrl, keyPrefix, keyring });
   await transport.connect();
   const redis = createFailFastRedis(redisUrl, 'bench-noop');
   const auth = new GatewayAuth({

@@ -14,13 +14,15 @@ import { join } from 'node:path';
 import { ROUNDS, ROUNDS_METHOD, cpuLines, machine, measure, pairedRounds, root, startPlatform, table } from '../lib/platform.mjs';
 
 const require = createRequire(import.meta.url);
-const { RedisStreamsClient } = require(join(root, 'dist/libs/transport/src'));
+const { RedisStreamsClient, TransportKeyring } = require(join(root, 'dist/libs/transport/src'));
+const { transportKeysOf } = require(join(root, 'dist/libs/config/src'));
 
 const platform = await startPlatform('auth', ['identity', 'gateway']);
 const cancelTimeLimit = platform.timeLimit(420_000);
 try {
   const game = await platform.game();
-  const transport = new RedisStreamsClient({ redisUrl: platform.env.REDIS_URL, keyPrefix: platform.prefix });
+  const keyring = TransportKeyring.fromConfig(transportKeysOf(platform.env), platform.env.DATA_DIR);
+  const transport = new RedisStreamsClient({ redisUrl: platform.env.REDIS_URL, keyPrefix: platform.prefix, keyring });
   await transport.connect();
   const profile = await transport.request('identity.profiles.createOrGet', {
     payload: { externalKey: 'bench-player' },

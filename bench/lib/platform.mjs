@@ -49,6 +49,7 @@ export async function startPlatform(name, apps = ['identity', 'wallet', 'core', 
     RATE_LIMIT_JWT_RPS: '1000000',
     BENCH_REDIS_URL: REDIS_URL,
     BENCH_KEY_PREFIX: prefix,
+    TRANSPORT_HMAC_KEYS: `bench=${randomBytes(32).toString('base64')}`,
   };
   const children = [];
   const healthOf = { identity: ports.identity, wallet: ports.wallet, core: ports.coreService, gateway: ports.base };

@@ -15,8 +15,9 @@ const PATTERN = 'core.ping';
 /** Opens the transport client; resolves with the function the route calls and a close function. */
 async function openClient({ mode, redisUrl, redisHost, redisPort, keyPrefix }) {
   if (mode === 'ours') {
-    const { RedisStreamsClient } = require(join(__dirname, '..', '..', 'dist', 'libs', 'transport', 'src'));
-    const client = new RedisStreamsClient({ redisUrl, keyPrefix, deadlineMs: 5000 });
+    const { RedisStreamsClient, TransportKeyring } = require(join(__dirname, '..', '..', 'dist', 'libs', 'transport', 'src'));
+    const keyring = new TransportKeyring(new Map([['bench', Buffer.from(process.env.BENCH_TRANSPORT_KEY, 'base64')]]), 'bench');
+    const client = new RedisStreamsClient({ redisUrl, keyPrefix, deadlineMs: 5000, keyring });
     await client.connect();
     if (!client.isReady) throw new Error(`RedisStreamsClient could not connect to ${redisUrl}`);
     // As the real gateway does: a direct call carrying the HTTP request's id.

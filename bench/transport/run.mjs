@@ -11,6 +11,7 @@
 // stop the processes. Results go to bench/results/transport.{md,json}. The whole run is bounded in time.
 //
 // Environment: BENCH_REDIS_URL (default redis://127.0.0.1:6379).
+import { randomBytes } from 'node:crypto';
 import { execFileSync, fork } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -28,6 +29,8 @@ const autocannon = require('autocannon');
 const Redis = require('ioredis');
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** Our transport signs every message (HMAC-SHA256); both sides of a run share this key. */
+const TRANSPORT_KEY = randomBytes(32).toString('base64');
 const KEY_PREFIX = `bench-${process.pid}`;
 const WARMUP = { connections: 64, duration: 2 };
 const LOADS = [
@@ -84,6 +87,7 @@ function startChild(script, mode, role) {
       BENCH_MODE: mode ?? '',
       BENCH_KEY_PREFIX: KEY_PREFIX,
       BENCH_REDIS_URL: REDIS_URL,
+      BENCH_TRANSPORT_KEY: TRANSPORT_KEY,
     },
   });
   let output = '';

@@ -21,8 +21,9 @@ Module({ controllers: [PingController] })(ServiceModule);
 
 function transportOptions({ mode, redisUrl, redisHost, redisPort, keyPrefix }) {
   if (mode === 'ours') {
-    const { RedisStreamsServer } = require(join(__dirname, '..', '..', 'dist', 'libs', 'transport', 'src'));
-    return { strategy: new RedisStreamsServer({ service: 'core', redisUrl, keyPrefix }) };
+    const { RedisStreamsServer, TransportKeyring } = require(join(__dirname, '..', '..', 'dist', 'libs', 'transport', 'src'));
+    const keyring = new TransportKeyring(new Map([['bench', Buffer.from(process.env.BENCH_TRANSPORT_KEY, 'base64')]]), 'bench');
+    return { strategy: new RedisStreamsServer({ service: 'core', redisUrl, keyPrefix, keyring }) };
   }
   if (mode === 'builtin') {
     return { transport: Transport.REDIS, options: { host: redisHost, port: redisPort } };

@@ -23,7 +23,7 @@ export class CoreModule {
           inject: [DataSource, APP_REDIS],
           useFactory: (dataSource: DataSource, redis: Redis) => [postgresProbe((sql) => dataSource.query(sql)), redisProbe(redis)],
         }),
-        ServiceClientModule.forRoot({ redisUrl: config.redisUrl, keyPrefix: config.keyPrefix }),
+        ServiceClientModule.forRoot({ redisUrl: config.redisUrl, keyPrefix: config.keyPrefix, keyring: runtime.transportKeyring }),
         PlayersModule,
       ],
       controllers: [MetricsController, pingControllerFor('core')],

@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Inject, Module, OnModuleDestroy } from '@nestjs/common';
-import { RedisStreamsClient } from '@game-wallet/transport';
+import { RedisStreamsClient, TransportKeyring } from '@game-wallet/transport';
 
 /** The core service's own transport client: it asks identity for profiles and the wallet service for wallets. */
 @Global()
@@ -7,14 +7,14 @@ import { RedisStreamsClient } from '@game-wallet/transport';
 export class ServiceClientModule implements OnModuleDestroy {
   constructor(@Inject(RedisStreamsClient) private readonly client: RedisStreamsClient) {}
 
-  static forRoot(options: { redisUrl: string; keyPrefix: string }): DynamicModule {
+  static forRoot(options: { redisUrl: string; keyPrefix: string; keyring: TransportKeyring }): DynamicModule {
     return {
       module: ServiceClientModule,
       providers: [
         {
           provide: RedisStreamsClient,
           useFactory: async () => {
-            const client = new RedisStreamsClient({ redisUrl: options.redisUrl, keyPrefix: options.keyPrefix });
+            const client = new RedisStreamsClient({ redisUrl: options.redisUrl, keyPrefix: options.keyPrefix, keyring: options.keyring });
             await client.connect();
             return client;
           },

@@ -1,4 +1,20 @@
-import { DEFAULT_REDIS_URL, Env, LogLevel, NodeEnv, commonEnvShape, databaseUrlFor, optionalStringVar, parseEnv, portVar, positiveIntVar, urlVar, z } from '@game-wallet/config';
+import {
+  DEFAULT_REDIS_URL,
+  Env,
+  LogLevel,
+  NodeEnv,
+  TransportKeysConfig,
+  checkTransportKeys,
+  commonEnvShape,
+  databaseUrlFor,
+  optionalStringVar,
+  parseEnv,
+  portVar,
+  positiveIntVar,
+  transportKeysOf,
+  urlVar,
+  z,
+} from '@game-wallet/config';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
@@ -28,6 +44,9 @@ export interface GatewayConfig {
   publicUrls: { base?: string; core?: string };
   /** Folder of the built web console (served at `/console`). */
   consoleDir: string;
+  transportKeys: TransportKeysConfig;
+  /** Folder for development-only generated secrets (`DATA_DIR`, default `.data`). */
+  dataDir: string;
 }
 
 /** Where the build puts the console, beside the gateway's own compiled code (`dist/apps/console`). */
@@ -91,6 +110,7 @@ const schema = z
     PUBLIC_BASE_URL: urlVar(['http:', 'https:']),
     PUBLIC_CORE_URL: urlVar(['http:', 'https:']),
     CONSOLE_DIR: optionalStringVar(),
+    DATA_DIR: z.preprocess(blankToUndefined, z.string().default('.data')),
   })
   .superRefine((env, context) => {
     if (env.BASE_PORT === env.CORE_PORT) {
@@ -102,6 +122,7 @@ const schema = z
 export function loadGatewayConfig(env: Env): GatewayConfig {
   const parsed = parseEnv(
     schema.superRefine((_, context) => {
+      checkTransportKeys(env, context);
       if (env.NODE_ENV === 'production') {
         for (const name of ['DATABASE_URL', 'REDIS_URL']) {
           if (!env[name]) {
@@ -132,5 +153,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     trustProxy: parsed.TRUST_PROXY,
     publicUrls: { base: withoutTrailingSlash(parsed.PUBLIC_BASE_URL), core: withoutTrailingSlash(parsed.PUBLIC_CORE_URL) },
     consoleDir: parsed.CONSOLE_DIR ?? BUILT_CONSOLE_DIR,
+    transportKeys: transportKeysOf(parsed),
+    dataDir: parsed.DATA_DIR,
   };
 }

@@ -4,7 +4,7 @@ import { GatewayAuth } from '@game-wallet/auth';
 import { ensureDatabase } from '@game-wallet/database';
 import { AppRuntime, createHttpApp, runMain } from '@game-wallet/http';
 import { AppMetrics, createRootLogger } from '@game-wallet/observability';
-import { RedisStreamsClient, createFailFastRedis } from '@game-wallet/transport';
+import { RedisStreamsClient, TransportKeyring, createFailFastRedis } from '@game-wallet/transport';
 import { Pool } from 'pg';
 import { BaseApiModule } from './base-api.module';
 import { loadGatewayConfig } from './config';
@@ -23,9 +23,12 @@ runMain('gateway', async () => {
   const pool = new Pool({ connectionString: config.databaseUrl, max: 2, connectionTimeoutMillis: 1000, idleTimeoutMillis: 10_000 });
   pool.on('error', () => undefined); // a dropped idle connection is replaced on next use; health reports outages
   metrics.observePool('gateway', pool);
+  const transportKeyring = TransportKeyring.fromConfig(config.transportKeys, config.dataDir);
   const transport = new RedisStreamsClient({
     redisUrl: config.redisUrl,
     keyPrefix: config.keyPrefix,
+    keyring: transportKeyring,
+    onRejected: (reason) => metrics.countRejected(reason),
     deadlineMs: config.serviceDeadlineMs,
     onSettled: (pattern, outcome, seconds) => metrics.observeTransport(pattern, outcome, seconds),
   });
@@ -42,7 +45,7 @@ runMain('gateway', async () => {
   });
   await auth.start();
 
-  const runtime: AppRuntime = { redis, metrics, logger };
+  const runtime: AppRuntime = { redis, metrics, logger, transportKeyring };
   const consoleRoot = findBuiltConsole(config.consoleDir, logger);
   const shared = { config, transport, pool, auth, consoleRoot };
   const httpOptions = { trustProxy: config.trustProxy };

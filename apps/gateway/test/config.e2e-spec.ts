@@ -14,6 +14,7 @@ describe('gateway configuration at start', () => {
     const app = spawnApp('gateway', { NODE_ENV: 'production' });
     await expect(app.waitForExit()).resolves.toBe(1);
     expect(app.lines).toEqual([
+      'gateway: invalid configuration: TRANSPORT_HMAC_KEYS: must be set when NODE_ENV=production',
       'gateway: invalid configuration: DATABASE_URL: must be set when NODE_ENV=production',
       'gateway: invalid configuration: REDIS_URL: must be set when NODE_ENV=production',
     ]);

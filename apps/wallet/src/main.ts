@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { TransportKeyring } from '@game-wallet/transport';
 import { ensureDatabase } from '@game-wallet/database';
 import { runMain, startService } from '@game-wallet/http';
 import { loadWalletConfig } from './config';
@@ -15,6 +16,7 @@ runMain('wallet', async () => {
     redisUrl: config.redisUrl,
     keyPrefix: config.keyPrefix,
     port: config.port,
+    transportKeyring: TransportKeyring.fromConfig(config.transportKeys, config.dataDir),
     module: (runtime) => WalletModule.forRoot(config, runtime),
   });
 });

@@ -1,3 +1,4 @@
 export * from './common-config';
 export * from './env-schema';
 export * from './service-config';
+export * from './keyring';

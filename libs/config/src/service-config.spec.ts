@@ -26,8 +26,17 @@ describe(loadServiceConfig.name, () => {
       databaseUrl: 'postgres://postgres@127.0.0.1:5432/game_wallet',
       keyPrefix: 'gw',
       dataDir: '.data',
+      transportKeys: { keys: new Map(), currentId: undefined },
       extra: {},
     });
+  });
+
+  it('reads the transport keys, and needs the current one named when there are several', () => {
+    const key = Buffer.alloc(32, 7).toString('base64');
+    expect(loadServiceConfig({ TRANSPORT_HMAC_KEYS: `k1=${key}` }, spec).transportKeys).toEqual({ keys: new Map([['k1', Buffer.alloc(32, 7)]]), currentId: 'k1' });
+    expect(() => loadServiceConfig({ TRANSPORT_HMAC_KEYS: `k1=${key},k2=${key}` }, spec)).toThrow(/TRANSPORT_HMAC_KEY_ID: must name the current key/);
+    expect(() => loadServiceConfig({ TRANSPORT_HMAC_KEYS: `k1=${key}`, TRANSPORT_HMAC_KEY_ID: 'k2' }, spec)).toThrow(/TRANSPORT_HMAC_KEY_ID: must name one of the keys/);
+    expect(() => loadServiceConfig({ TRANSPORT_HMAC_KEYS: `k1=${Buffer.alloc(16).toString('base64')}` }, spec)).toThrow(/TRANSPORT_HMAC_KEYS: entry 1: the key must be at least 32 bytes/);
   });
 
   it("prefers the service's own database URL over DATABASE_URL", () => {
@@ -55,6 +64,7 @@ describe(loadServiceConfig.name, () => {
   it('refuses the development defaults in production', () => {
     const problems = problemsOf({ NODE_ENV: 'production' });
     expect(problems).toEqual([
+      'TRANSPORT_HMAC_KEYS: must be set when NODE_ENV=production',
       'DATABASE_URL: must be set (or WALLET_DATABASE_URL) when NODE_ENV=production',
       'REDIS_URL: must be set when NODE_ENV=production',
     ]);
@@ -63,13 +73,17 @@ describe(loadServiceConfig.name, () => {
   it("validates the service's own variables with the common ones, and requires them in production when asked", () => {
     const withExtra = { ...spec, extra: { JWT_ISSUER: z.string().default('game-wallet') }, requiredInProduction: ['SECRET_THING'] };
     expect(loadServiceConfig({}, withExtra).extra).toEqual({ JWT_ISSUER: 'game-wallet' });
-    expect(() => loadServiceConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', REDIS_URL: 'redis://r' }, withExtra)).toThrow(
+    const keys = `k1=${Buffer.alloc(32, 1).toString('base64')}`;
+    expect(() => loadServiceConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', REDIS_URL: 'redis://r', TRANSPORT_HMAC_KEYS: keys }, withExtra)).toThrow(
       'SECRET_THING: must be set when NODE_ENV=production',
     );
   });
 
   it('starts in production when everything is given', () => {
-    const config = loadServiceConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', REDIS_URL: 'redis://r:6379' }, spec);
+    const config = loadServiceConfig(
+      { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', REDIS_URL: 'redis://r:6379', TRANSPORT_HMAC_KEYS: `k1=${Buffer.alloc(32, 1).toString('base64')}` },
+      spec,
+    );
     expect(config.nodeEnv).toBe('production');
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_REDIS_URL, commonEnvShape, databaseUrlFor } from './common-config';
+import { DEFAULT_REDIS_URL, TransportKeysConfig, checkTransportKeys, commonEnvShape, databaseUrlFor, transportKeysOf } from './common-config';
 import { Env, LogLevel, NodeEnv, parseEnv, portVar, urlVar } from './env-schema';
 
 /** Configuration every internal service shares. */
@@ -13,6 +13,7 @@ export interface ServiceConfig {
   keyPrefix: string;
   /** Folder for development-only generated secrets (`DATA_DIR`, default `.data`). */
   dataDir: string;
+  transportKeys: TransportKeysConfig;
 }
 
 export interface ServiceConfigSpec<E extends z.ZodRawShape> {
@@ -44,6 +45,7 @@ export function loadServiceConfig<E extends z.ZodRawShape = Record<never, never>
       ...(spec.extra ?? {}),
     })
     .superRefine((_, context) => {
+      checkTransportKeys(env, context);
       if (env.NODE_ENV !== 'production') {
         return;
       }
@@ -66,6 +68,7 @@ export function loadServiceConfig<E extends z.ZodRawShape = Record<never, never>
     databaseUrl: databaseUrlFor(env, spec.databaseVariable, parsed.DATABASE_URL as string | undefined),
     keyPrefix: parsed.TRANSPORT_KEY_PREFIX as string,
     dataDir: parsed.DATA_DIR as string,
+    transportKeys: transportKeysOf(parsed as { TRANSPORT_HMAC_KEYS?: string; TRANSPORT_HMAC_KEY_ID?: string }),
     extra,
   };
 }

@@ -1,7 +1,7 @@
 import { AppMetrics, createRootLogger } from '@game-wallet/observability';
 import { ServiceName } from '@game-wallet/contracts';
 import { LogLevel } from '@game-wallet/config';
-import { RedisStreamsServer, createFailFastRedis } from '@game-wallet/transport';
+import { RedisStreamsServer, TransportKeyring, createFailFastRedis } from '@game-wallet/transport';
 import { DynamicModule } from '@nestjs/common';
 import { createHttpApp } from './create-http-app';
 import { AppRuntime } from './runtime.module';
@@ -14,6 +14,7 @@ export interface ServiceStartOptions {
   /** Internal HTTP port (health, metrics). */
   port: number;
   host?: string;
+  transportKeyring: TransportKeyring;
   /** Builds the root module from the process's singletons. */
   module: (runtime: AppRuntime) => DynamicModule;
 }
@@ -26,12 +27,14 @@ export async function startService(options: ServiceStartOptions): Promise<{ clos
   const logger = createRootLogger({ service: options.service, level: options.logLevel });
   const metrics = new AppMetrics(options.service);
   const redis = createFailFastRedis(options.redisUrl, `${options.service}:app`);
-  const runtime: AppRuntime = { redis, metrics, logger };
+  const runtime: AppRuntime = { redis, metrics, logger, transportKeyring: options.transportKeyring };
   const app = await createHttpApp(options.module(runtime), logger, metrics);
   const server = new RedisStreamsServer({
     service: options.service,
     redisUrl: options.redisUrl,
     keyPrefix: options.keyPrefix,
+    keyring: options.transportKeyring,
+    onRejected: (reason) => metrics.countRejected(reason),
     onHandled: (pattern, outcome, seconds) => {
       metrics.countHandled(pattern, outcome);
       if (outcome === 'ok' || outcome === 'error') {

@@ -8,6 +8,8 @@ export class AppMetrics {
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   readonly transportDuration: Histogram<'pattern' | 'outcome'>;
   readonly transportHandled: Counter<'pattern' | 'outcome'>;
+  /** Transport messages dropped because they were not signed with a transport key (possible tampering). */
+  readonly transportRejected: Counter<'reason'>;
 
   constructor(service: string) {
     this.registry.setDefaultLabels({ service });
@@ -36,6 +38,12 @@ export class AppMetrics {
       name: 'transport_messages_handled_total',
       help: 'Transport messages taken by this service, by pattern and outcome (ok, error, expired)',
       labelNames: ['pattern', 'outcome'],
+      registers: [this.registry],
+    });
+    this.transportRejected = new Counter({
+      name: 'transport_messages_rejected_total',
+      help: 'Transport messages dropped unread because they were not signed with a transport key, by reason',
+      labelNames: ['reason'],
       registers: [this.registry],
     });
   }
@@ -79,6 +87,11 @@ export class AppMetrics {
       this.handledChildren.set(key, child);
     }
     child.inc();
+  }
+
+  /** One transport message dropped for its signature (unsigned, unknown-key, bad-signature). */
+  countRejected(reason: string): void {
+    this.transportRejected.labels(reason).inc();
   }
 
   /** Registers gauges for a pg pool (total, idle and waiting clients). */

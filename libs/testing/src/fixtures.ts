@@ -1,5 +1,4 @@
 import { PATTERNS, PlayerView, ProfileView } from '@game-wallet/contracts';
-import { RedisStreamsClient } from '@game-wallet/transport';
 import { http } from './http';
 import { TEST_OPERATOR, TestPlatform } from './platform';
 
@@ -38,8 +37,7 @@ export async function createKey(platform: TestPlatform, token: string, gameId: s
  * principal). `keyId` and `applicationId` come from the fixture.
  */
 export async function createProfile(platform: TestPlatform, game: GameFixture, externalKey = `player-${Math.random()}`): Promise<ProfileView> {
-  const client = new RedisStreamsClient({ redisUrl: platform.env.REDIS_URL, keyPrefix: platform.keyPrefix });
-  await client.connect();
+  const client = await platform.transportClient();
   try {
     return await client.call(PATTERNS.identity.createOrGetProfile, {
       payload: { externalKey },
@@ -73,8 +71,7 @@ export async function createPlayer(platform: TestPlatform, key: string, uniqueId
 
 /** The wallet of a profile made the way player creation makes it (the wallet service's create-or-get). */
 export async function createWallet(platform: TestPlatform, game: GameFixture, profileId: string): Promise<string> {
-  const client = new RedisStreamsClient({ redisUrl: platform.env.REDIS_URL, keyPrefix: platform.keyPrefix });
-  await client.connect();
+  const client = await platform.transportClient();
   try {
     const { walletId } = await client.call(PATTERNS.wallet.createOrGetWallet, {
       payload: { profileId },

@@ -1,3 +1,5 @@
+import { transportKeysOf } from '@game-wallet/config';
+import { RedisStreamsClient, TransportKeyring } from '@game-wallet/transport';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,6 +56,7 @@ export class TestPlatform {
       CONSOLE_ADMIN_EMAIL: TEST_OPERATOR.email,
       CONSOLE_ADMIN_PASSWORD: TEST_OPERATOR.password,
       IDENTITY_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      TRANSPORT_HMAC_KEYS: `test=${randomBytes(32).toString('base64')}`,
       DATABASE_URL: database.url,
       REDIS_URL: redisUrl,
       TRANSPORT_KEY_PREFIX: prefix,
@@ -89,6 +92,18 @@ export class TestPlatform {
 
   get keyPrefix(): string {
     return this.prefix;
+  }
+
+  /** The transport keys the suite's apps use, for a test's own transport client. */
+  get transportKeyring(): TransportKeyring {
+    return TransportKeyring.fromConfig(transportKeysOf(this.env), this.env.DATA_DIR);
+  }
+
+  /** A transport client of the suite's platform (connected; close it when done). */
+  async transportClient(): Promise<RedisStreamsClient> {
+    const client = new RedisStreamsClient({ redisUrl: this.env.REDIS_URL, keyPrefix: this.prefix, keyring: this.transportKeyring });
+    await client.connect();
+    return client;
   }
 
   /** Internal HTTP URL of an app (the gateway's is its metrics port). */

@@ -1,5 +1,4 @@
 import { PATTERNS, ServiceName } from '@game-wallet/contracts';
-import { RedisStreamsClient } from '@game-wallet/transport';
 import { TestPlatform } from './platform';
 
 /**
@@ -36,8 +35,7 @@ export function describeServiceHealth(service: ServiceName): void {
     });
 
     it('answers its ping over the transport', async () => {
-      const client = new RedisStreamsClient({ redisUrl: platform.env.REDIS_URL, keyPrefix: platform.keyPrefix });
-      await client.connect();
+      const client = await platform.transportClient();
       try {
         await expect(client.call(PATTERNS[service].ping, { payload: {}, principal: { kind: 'system' } })).resolves.toEqual({
           service,

@@ -7,3 +7,4 @@ export * from './ping.controller';
 export * from './tick-batcher';
 export * from './broadcast-subscriber';
 export * from './consumer-liveness';
+export * from './transport-keyring';

@@ -27,7 +27,8 @@ import {
   waitUntilReady,
 } from './transport-options';
 import { TickBatcher } from './tick-batcher';
-import { MAX_REQUESTS_PER_ENTRY, REQUEST_FIELD, WireReply, WireRequest } from './wire';
+import { RejectionLog } from './rejection-log';
+import { MAX_REQUESTS_PER_ENTRY, REQUEST_FIELD, SIGNATURE_FIELD, WireReply, WireRequest, replyContext, replyParts, requestContext } from './wire';
 
 export interface ClientOptions extends TransportConnectionOptions {
   /** Default deadline of a request, in ms (SPEC §8: 5 s). */
@@ -69,6 +70,7 @@ export class RedisStreamsClient extends ClientProxy {
   private commands?: Redis;
   private subscriber?: Redis;
   private connecting?: Promise<void>;
+  private readonly rejections: RejectionLog;
   private readonly outbox = new TickBatcher<WireRequest>(
     (stream, requests) => this.sendBatch(stream, requests),
     MAX_REQUESTS_PER_ENTRY,
@@ -80,6 +82,7 @@ export class RedisStreamsClient extends ClientProxy {
     this.deadlineMs = clientOptions.deadlineMs ?? DEFAULT_DEADLINE_MS;
     this.maxStreamLength = clientOptions.maxStreamLength ?? DEFAULT_MAX_STREAM_LENGTH;
     this.channel = replyChannel(this.prefix, this.clientId);
+    this.rejections = new RejectionLog(this.logger, `replies on ${this.channel}`, clientOptions.onRejected);
   }
 
   /** Opens the connections; resolves when Redis answered or after 1 s (the client then keeps reconnecting). */
@@ -169,13 +172,22 @@ export class RedisStreamsClient extends ClientProxy {
       fail();
       return;
     }
-    commands.xadd(stream, 'MAXLEN', '~', this.maxStreamLength, '*', REQUEST_FIELD, JSON.stringify(requests)).catch(fail);
+    const text = JSON.stringify(requests);
+    const signature = this.clientOptions.keyring.sign(requestContext(stream), text);
+    commands.xadd(stream, 'MAXLEN', '~', this.maxStreamLength, '*', REQUEST_FIELD, text, SIGNATURE_FIELD, signature).catch(fail);
   }
 
+  /** A reply counts only when signed for this client's channel: a forged one is dropped, and its call times out. */
   private onReply(message: string): void {
+    const { text, signature } = replyParts(message);
+    const check = this.clientOptions.keyring.verify(replyContext(this.channel), text, signature);
+    if (check !== 'ok') {
+      this.rejections.rejected(check);
+      return;
+    }
     let replies: WireReply[];
     try {
-      const parsed = JSON.parse(message) as WireReply | WireReply[];
+      const parsed = JSON.parse(text) as WireReply | WireReply[];
       replies = Array.isArray(parsed) ? parsed : [parsed];
     } catch {
       return;

@@ -16,7 +16,8 @@ import {
 } from './transport-options';
 import { TickBatcher } from './tick-batcher';
 import { ConsumerLiveness } from './consumer-liveness';
-import { MAX_REQUESTS_PER_ENTRY, StreamEntry, WireReply, WireRequest, parseWireRequests } from './wire';
+import { RejectionLog } from './rejection-log';
+import { MAX_REQUESTS_PER_ENTRY, StreamEntry, WireReply, WireRequest, entryParts, parseWireRequests, replyContext, replyMessage, requestContext } from './wire';
 
 export interface ServerOptions extends TransportConnectionOptions {
   /** The service whose stream this server consumes; also the consumer group's name. */
@@ -69,6 +70,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   private readonly outbox = new TickBatcher<WireReply>((channel, replies) => this.publish(channel, replies));
   private lastWarning = 0;
   private liveness?: ConsumerLiveness;
+  private readonly rejections: RejectionLog;
 
   constructor(private readonly serverOptions: ServerOptions) {
     super();
@@ -80,6 +82,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     this.heartbeatMs = serverOptions.heartbeatMs ?? 500;
     this.heartbeatTtlMs = serverOptions.heartbeatTtlMs ?? 2000;
     this.reclaimIntervalMs = serverOptions.reclaimIntervalMs ?? 1000;
+    this.rejections = new RejectionLog(this.logger, `entries of ${this.stream}`, serverOptions.onRejected);
   }
 
   listen(callback: (error?: unknown) => void): void {
@@ -217,7 +220,14 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     this.acknowledge(live.map(([id]) => id));
     const now = Date.now();
     for (const [, fields] of live) {
-      const { requests, malformed } = parseWireRequests(fields);
+      // An entry not signed with a transport key is dropped unread (its caller, if any, gets 504 at its deadline).
+      const { text, signature } = entryParts(fields);
+      const check = text === undefined ? 'unsigned' : this.serverOptions.keyring.verify(requestContext(this.stream), text, signature);
+      if (check !== 'ok') {
+        this.rejections.rejected(check);
+        continue;
+      }
+      const { requests, malformed } = parseWireRequests(text as string);
       if (malformed > 0) {
         this.warn(`Dropped ${malformed} malformed request(s) from ${this.stream}`);
       }
@@ -317,7 +327,9 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   }
 
   private publish(channel: string, replies: WireReply[]): void {
-    (this.commands as Redis).publish(channel, JSON.stringify(replies)).catch((error: unknown) => {
+    const text = JSON.stringify(replies);
+    const message = replyMessage(this.serverOptions.keyring.sign(replyContext(channel), text), text);
+    (this.commands as Redis).publish(channel, message).catch((error: unknown) => {
       this.warn(`Could not deliver ${replies.length} replies on ${channel}: ${String(error)}`);
     });
   }

@@ -1,24 +1,39 @@
-import { parseWireRequests } from './wire';
+import { entryParts, parseWireRequests, replyMessage, replyParts } from './wire';
 
 describe(parseWireRequests.name, () => {
   const valid = { i: '1', p: 'core.ping', r: 'gw:reply:x', t: 123, q: 'req', d: { payload: {} } };
 
-  it('reads a batch of requests from field m', () => {
-    expect(parseWireRequests(['m', JSON.stringify([valid, { ...valid, i: '2' }])])).toEqual({
+  it('reads a batch of requests', () => {
+    expect(parseWireRequests(JSON.stringify([valid, { ...valid, i: '2' }]))).toEqual({
       requests: [valid, { ...valid, i: '2' }],
       malformed: 0,
     });
   });
 
   it('reads a single request object as a batch of one', () => {
-    expect(parseWireRequests(['m', JSON.stringify(valid)])).toEqual({ requests: [valid], malformed: 0 });
+    expect(parseWireRequests(JSON.stringify(valid))).toEqual({ requests: [valid], malformed: 0 });
   });
 
   it('keeps the valid requests of a batch and counts the malformed ones', () => {
-    expect(parseWireRequests(['m', JSON.stringify([valid, { ...valid, t: 'soon' }, null])])).toEqual({ requests: [valid], malformed: 2 });
+    expect(parseWireRequests(JSON.stringify([valid, { ...valid, t: 'soon' }, null]))).toEqual({ requests: [valid], malformed: 2 });
   });
 
-  it.each([[['m', '{not json']], [['x', JSON.stringify([valid])]]])('rejects an unreadable entry %#', (fields) => {
-    expect(parseWireRequests(fields)).toEqual({ requests: [], malformed: 1 });
+  it('rejects text that is not JSON', () => {
+    expect(parseWireRequests('{not json')).toEqual({ requests: [], malformed: 1 });
+  });
+});
+
+describe(entryParts.name, () => {
+  it('finds the request text (m) and its signature (s) among the fields, in any order', () => {
+    expect(entryParts(['s', 'k1.sig', 'm', '[]'])).toEqual({ text: '[]', signature: 'k1.sig' });
+    expect(entryParts(['m', '[]'])).toEqual({ text: '[]' });
+    expect(entryParts(['x', '1'])).toEqual({});
+  });
+});
+
+describe(replyParts.name, () => {
+  it('splits a reply message into its signature and its text (which may hold spaces)', () => {
+    expect(replyParts(replyMessage('k1.sig', '[{"i":"1","d":"a b"}]'))).toEqual({ signature: 'k1.sig', text: '[{"i":"1","d":"a b"}]' });
+    expect(replyParts('[]')).toEqual({ text: '[]' });
   });
 });

@@ -31,6 +31,35 @@ export interface WireReply {
 export type StreamEntry = [id: string, fields: string[]];
 
 export const REQUEST_FIELD = 'm';
+/** The entry's signature over REQUEST_FIELD (see TransportKeyring). */
+export const SIGNATURE_FIELD = 's';
+
+/** Signing contexts: a request is bound to its service's stream, a reply to the asking client's channel. */
+export const requestContext = (stream: string): string => `request ${stream}`;
+export const replyContext = (channel: string): string => `reply ${channel}`;
+
+/** The request text and signature of a stream entry (either may be missing). */
+export function entryParts(fields: string[]): { text?: string; signature?: string } {
+  const parts: { text?: string; signature?: string } = {};
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    if (fields[index] === REQUEST_FIELD) {
+      parts.text = fields[index + 1];
+    } else if (fields[index] === SIGNATURE_FIELD) {
+      parts.signature = fields[index + 1];
+    }
+  }
+  return parts;
+}
+
+/** A published reply message: the signature, a space, then the JSON array of replies. */
+export function replyMessage(signature: string, text: string): string {
+  return `${signature} ${text}`;
+}
+
+export function replyParts(message: string): { text: string; signature?: string } {
+  const space = message.indexOf(' ');
+  return space < 0 ? { text: message } : { signature: message.slice(0, space), text: message.slice(space + 1) };
+}
 
 /** Most requests in one stream entry: large enough to save commands under load, small enough to spread it over replicas. */
 export const MAX_REQUESTS_PER_ENTRY = 16;
@@ -46,20 +75,15 @@ function toWireRequest(value: unknown): WireRequest | undefined {
   return undefined;
 }
 
-/** The requests of one stream entry; malformed ones are left out (and counted by the caller as dropped). */
-export function parseWireRequests(fields: string[]): { requests: WireRequest[]; malformed: number } {
-  for (let index = 0; index + 1 < fields.length; index += 2) {
-    if (fields[index] === REQUEST_FIELD) {
-      let value: unknown;
-      try {
-        value = JSON.parse(fields[index + 1]);
-      } catch {
-        return { requests: [], malformed: 1 };
-      }
-      const items = Array.isArray(value) ? value : [value];
-      const requests = items.map(toWireRequest).filter((request): request is WireRequest => request !== undefined);
-      return { requests, malformed: items.length - requests.length };
-    }
+/** The requests of one stream entry's text; malformed ones are left out (and counted by the caller as dropped). */
+export function parseWireRequests(text: string): { requests: WireRequest[]; malformed: number } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { requests: [], malformed: 1 };
   }
-  return { requests: [], malformed: 1 };
+  const items = Array.isArray(value) ? value : [value];
+  const requests = items.map(toWireRequest).filter((request): request is WireRequest => request !== undefined);
+  return { requests, malformed: items.length - requests.length };
 }

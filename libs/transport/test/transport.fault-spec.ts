@@ -1,6 +1,10 @@
 import { AppError } from '@game-wallet/contracts';
 import { PrivateRedis, RunningProcess, sleep, spawnNode, uniquePrefix, waitFor } from '@game-wallet/testing';
-import { RedisStreamsClient, heartbeatKey, streamKey } from '../src';
+import { randomBytes } from 'node:crypto';
+import { RedisStreamsClient, TransportKeyring, heartbeatKey, streamKey } from '../src';
+
+const KEY = randomBytes(32);
+const keyring = new TransportKeyring(new Map([['test', KEY]]), 'test');
 import Redis from 'ioredis';
 
 const FIXTURE = 'dist/libs/transport/test/fixtures/counting-service.js';
@@ -13,14 +17,14 @@ describe('Redis Streams transport (two replicas, real Redis)', () => {
   const clients: RedisStreamsClient[] = [];
 
   const startReplica = async (name: string): Promise<RunningProcess> => {
-    const replica = spawnNode(`replica-${name}`, FIXTURE, { REDIS_URL: redisServer.url, TRANSPORT_KEY_PREFIX: prefix, REPLICA: name });
+    const replica = spawnNode(`replica-${name}`, FIXTURE, { REDIS_URL: redisServer.url, TRANSPORT_KEY_PREFIX: prefix, REPLICA: name, TRANSPORT_TEST_KEY: KEY.toString('base64') });
     replicas.push(replica);
     await waitFor(() => replica.output.includes(`replica ${name} listening`) || !replica.running, 20_000, `replica ${name}`);
     expect(replica.running).toBe(true);
     return replica;
   };
   const newClient = async (): Promise<RedisStreamsClient> => {
-    const client = new RedisStreamsClient({ redisUrl: redisServer.url, keyPrefix: prefix });
+    const client = new RedisStreamsClient({ redisUrl: redisServer.url, keyPrefix: prefix, keyring });
     await client.connect();
     clients.push(client);
     return client;
@@ -106,8 +110,9 @@ describe('Redis Streams transport (two replicas, real Redis)', () => {
     const reply = `${prefix}:reply:nobody`;
     const entry = (n: number, deadline: number): string =>
       JSON.stringify({ i: String(n), p: 'core.count', r: reply, t: deadline, q: `req-${n}`, d: { payload: { n } } });
-    await redis.xadd(stream, '*', 'm', entry(1, Date.now() + 30_000));
-    await redis.xadd(stream, '*', 'm', entry(2, Date.now() + 200));
+    const signed = (text: string): string[] => ['m', text, 's', keyring.sign(`request ${stream}`, text)];
+    await redis.xadd(stream, '*', ...signed(entry(1, Date.now() + 30_000)));
+    await redis.xadd(stream, '*', ...signed(entry(2, Date.now() + 200)));
     await redis.xreadgroup('GROUP', 'core', 'crashed-replica', 'COUNT', 10, 'STREAMS', stream, '>');
     expect(await redis.exists(heartbeatKey(prefix, 'core', 'crashed-replica'))).toBe(0);
     await sleep(1100); // entry 2's deadline passes; both entries are idle past the claim threshold

@@ -10,7 +10,7 @@ import { NestFactory } from '@nestjs/core';
 import { ensureDatabase } from '@game-wallet/database';
 import { runMain } from '@game-wallet/http';
 import { AppMetrics, PinoNestLogger, createRootLogger } from '@game-wallet/observability';
-import { createFailFastRedis, waitUntilReady } from '@game-wallet/transport';
+import { createFailFastRedis, waitUntilReady, TransportKeyring } from '@game-wallet/transport';
 import { loadIdentityConfig } from '../config';
 import { IdentityModule } from '../identity.module';
 import { SigningKeysService } from '../tokens/signing-keys.service';
@@ -23,7 +23,12 @@ runMain('rotate-signing-key', async () => {
   }
   const redis = createFailFastRedis(config.redisUrl, 'identity-cli');
   await waitUntilReady(redis, 5000);
-  const app = await NestFactory.createApplicationContext(IdentityModule.forRoot(config, { redis, metrics: new AppMetrics('identity-cli'), logger }), {
+  const app = await NestFactory.createApplicationContext(IdentityModule.forRoot(config, {
+    redis,
+    metrics: new AppMetrics('identity-cli'),
+    logger,
+    transportKeyring: TransportKeyring.fromConfig(config.transportKeys, config.dataDir),
+  }), {
     logger: new PinoNestLogger(logger),
   });
   const kid = await app.get(SigningKeysService).rotate();

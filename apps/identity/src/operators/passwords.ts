@@ -1,3 +1,4 @@
+import { AppError } from '@game-wallet/contracts';
 import { ScryptOptions, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 /** scrypt cost as OWASP recommends: N=2^17, r=8, p=1 (128 MiB and a few hundred ms per hash), 32-byte output. */
@@ -10,12 +11,17 @@ const MAX_N = 1 << 20;
  * the pod's memory (identity's limit is 384 Mi in k8s/).
  */
 const MAX_CONCURRENT = 1;
+/** Hashes that may wait their turn; past them a sign-in is refused at once (503) rather than queued past its deadline. */
+const MAX_WAITING = 24;
 
 let running = 0;
 const queue: (() => void)[] = [];
 
 async function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
   if (running >= MAX_CONCURRENT) {
+    if (queue.length >= MAX_WAITING) {
+      throw new AppError('SERVICE_UNAVAILABLE', 'Too many sign-ins at once; try again in a moment');
+    }
     await new Promise<void>((resolve) => queue.push(resolve));
   }
   running += 1;

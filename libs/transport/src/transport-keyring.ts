@@ -1,0 +1,74 @@
+import { loadOrCreateDevSecret } from '@game-wallet/crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { join } from 'node:path';
+
+export type SignatureCheck = 'ok' | 'unsigned' | 'unknown-key' | 'bad-signature';
+
+/**
+ * The keys that authenticate transport messages: HMAC-SHA256 under the current key, tagged with its id, so a key can
+ * rotate without downtime (add the new key everywhere, make it current, then remove the old one). Anyone who can write
+ * to Redis but holds no key cannot make a service run a request, nor a gateway accept a reply.
+ *
+ * What is signed is a context naming where the message travels (the service's stream, the caller's reply channel) and
+ * the message's exact text: pattern, payload with its principal, deadline, reply channel and request id. A message
+ * cannot be altered, nor moved to another stream or channel; a copy of a real one expires with its deadline.
+ */
+export class TransportKeyring {
+  private readonly keys: ReadonlyMap<string, Buffer>;
+
+  constructor(
+    keys: ReadonlyMap<string, Buffer>,
+    private readonly currentId: string,
+  ) {
+    if (!keys.has(currentId)) {
+      throw new Error(`The current transport key ${currentId} is not among the keys`);
+    }
+    for (const key of keys.values()) {
+      if (key.length < 32) {
+        throw new Error('Transport keys must be at least 32 bytes');
+      }
+    }
+    this.keys = keys;
+  }
+
+  /** A keyring of one fresh random key (tests and benchmarks). */
+  static random(id = 'test'): TransportKeyring {
+    return new TransportKeyring(new Map([[id, randomBytes(32)]]), id);
+  }
+
+  /**
+   * The configured keys; in development without any, a key generated into `transport/` of the data folder, shared by
+   * every app started from it (docker-compose mounts one volume there in every app). Production configuration requires
+   * TRANSPORT_HMAC_KEYS, so the generated key never serves there.
+   */
+  static fromConfig(config: { keys: ReadonlyMap<string, Buffer>; currentId?: string }, dataDir: string): TransportKeyring {
+    if (config.keys.size > 0 && config.currentId !== undefined) {
+      return new TransportKeyring(config.keys, config.currentId);
+    }
+    const { key } = loadOrCreateDevSecret(join(dataDir, 'transport'), 'hmac');
+    return new TransportKeyring(new Map([['dev', key]]), 'dev');
+  }
+
+  /** `<key id>.<base64url HMAC-SHA256>` of the message text in its context. */
+  sign(context: string, text: string): string {
+    return `${this.currentId}.${this.mac(this.keys.get(this.currentId) as Buffer, context, text)}`;
+  }
+
+  verify(context: string, text: string, signature: string | undefined): SignatureCheck {
+    if (!signature) {
+      return 'unsigned';
+    }
+    const dot = signature.indexOf('.');
+    const key = dot > 0 ? this.keys.get(signature.slice(0, dot)) : undefined;
+    if (!key) {
+      return 'unknown-key';
+    }
+    const expected = Buffer.from(this.mac(key, context, text), 'base64url');
+    const presented = Buffer.from(signature.slice(dot + 1), 'base64url');
+    return presented.length === expected.length && timingSafeEqual(presented, expected) ? 'ok' : 'bad-signature';
+  }
+
+  private mac(key: Buffer, context: string, text: string): string {
+    return createHmac('sha256', key).update(context).update('\n').update(text).digest('base64url');
+  }
+}

@@ -4,15 +4,19 @@ import { base58 } from '@scure/base';
 import { ethers } from 'ethers';
 import Redis from 'ioredis';
 import { execFileSync } from 'node:child_process';
+import { seal } from '@game-wallet/crypto';
 import { randomBytes } from 'node:crypto';
 import { CHAINS, chainKey, mnemonicOf, seedOf } from '../src/keys/derivation';
-import { SealedSecret, openEntropy } from '../src/keys/envelope';
+import { SealedSecret, WalletOwner, openEntropy } from '../src/keys/envelope';
 
 const k1 = randomBytes(32).toString('base64');
 const k2 = randomBytes(32).toString('base64');
 
 interface WalletRow {
   id: string;
+  application_id: string;
+  profile_id: string;
+  aad_version: number;
   entropy_ciphertext: Buffer;
   entropy_iv: Buffer;
   entropy_tag: Buffer;
@@ -30,7 +34,9 @@ const sealedOf = (row: WalletRow): SealedSecret => ({
   dataKeyIv: row.data_key_iv,
   dataKeyTag: row.data_key_tag,
   masterKeyId: row.master_key_id,
+  aadVersion: row.aad_version,
 });
+const ownerOf = (row: WalletRow): WalletOwner => ({ id: row.id, applicationId: row.application_id, profileId: row.profile_id });
 
 /** SPEC §6: secrets never at rest in clear, never in Redis or logs; integrity failures contained; master key rotation. */
 describe('wallet key custody', () => {
@@ -64,7 +70,7 @@ describe('wallet key custody', () => {
     const keys = new Map([['k1', Buffer.from(k1, 'base64')]]);
     const secrets: string[] = [];
     for (const row of await walletRows()) {
-      const entropy = openEntropy(row.id, sealedOf(row), keys);
+      const entropy = openEntropy(ownerOf(row), sealedOf(row), keys);
       const mnemonic = mnemonicOf(entropy);
       const seed = seedOf(mnemonic);
       secrets.push(entropy.toString('hex'), entropy.toString('base64'), mnemonic, mnemonic.split(' ').slice(0, 4).join(' '), Buffer.from(seed).toString('hex'));
@@ -96,13 +102,33 @@ describe('wallet key custody', () => {
     }
   });
 
-  it('rewraps every wallet under a new master key, after which the old key can be removed', async () => {
+  it('binds new secrets to their owner; rewraps every wallet under a new master key, binding older secrets too, after which the old key can be removed', async () => {
     const before = await Promise.all(players.map((player) => http<WalletView>('GET', `${platform.baseUrl}/v1/wallet/${player.walletId}`, { apiKey: game.key })));
+    expect((await walletRows()).map((row) => row.aad_version)).toEqual([2, 2, 2, 2]);
+    // One wallet as rows made before owner binding were: associated data = wallet id (entropy), wallet id|key id (data key).
+    const [legacy] = (await walletRows()).filter((row) => row.id === players[1].walletId);
+    const k1Key = Buffer.from(k1, 'base64');
+    const entropy = openEntropy(ownerOf(legacy), sealedOf(legacy), new Map([['k1', k1Key]]));
+    const dataKey = randomBytes(32);
+    const body = seal(dataKey, entropy, Buffer.from(legacy.id));
+    const wrapped = seal(k1Key, dataKey, Buffer.from(`${legacy.id}|k1`));
+    await queryOnce(
+      platform.databaseUrl,
+      `UPDATE wallet.wallets SET entropy_ciphertext = $2, entropy_iv = $3, entropy_tag = $4, data_key_ciphertext = $5, data_key_iv = $6,
+         data_key_tag = $7, aad_version = 1 WHERE id = $1`,
+      [legacy.id, body.ciphertext, body.iv, body.tag, wrapped.ciphertext, wrapped.iv, wrapped.tag],
+    );
+    expect((await sign(legacy.id, 'legacy row')).status).toBe(200);
     await restartWallet({ WALLET_MASTER_KEYS: `k1=${k1},k2=${k2}`, WALLET_MASTER_KEY_ID: 'k2' });
     const rewrap = spawnNode('rewrap', 'dist/apps/wallet/src/cli/rewrap.js', { ...platform.env, WALLET_MASTER_KEYS: `k1=${k1},k2=${k2}`, WALLET_MASTER_KEY_ID: 'k2' });
     expect(await rewrap.waitForExit()).toBe(0);
-    expect(rewrap.output).toContain('Rewrapped 4 wallet(s) under master key "k2"');
-    expect((await walletRows()).map((row) => row.master_key_id)).toEqual(['k2', 'k2', 'k2', 'k2']);
+    expect(rewrap.output).toContain('Rewrapped 4 wallet(s) under master key "k2", bound to their owners');
+    expect((await walletRows()).map((row) => [row.master_key_id, row.aad_version])).toEqual([
+      ['k2', 2],
+      ['k2', 2],
+      ['k2', 2],
+      ['k2', 2],
+    ]);
     await restartWallet({ WALLET_MASTER_KEYS: `k2=${k2}`, WALLET_MASTER_KEY_ID: 'k2' });
     for (const [index, player] of players.entries()) {
       const after = await http<WalletView>('GET', `${platform.baseUrl}/v1/wallet/${player.walletId}`, { apiKey: game.key });
@@ -137,5 +163,18 @@ describe('wallet key custody', () => {
     expect(JSON.stringify(errors)).not.toMatch(/at .*\.js:\d+/); // no stack
     expect((await sign(players[2].walletId)).status).toBe(200);
     expect((await sign(players[3].walletId)).status).toBe(200);
+  });
+
+  it('answers 500 KEY_INTEGRITY_FAILED for a wallet a database writer moved to another game and profile', async () => {
+    const thief = await createGame(platform, await consoleToken(platform), 'Thief');
+    const walletId = players[3].walletId;
+    await queryOnce(platform.databaseUrl, 'UPDATE wallet.wallets SET application_id = $2, profile_id = $3 WHERE id = $1', [
+      walletId,
+      thief.gameId,
+      '01900000-0000-7000-8000-00000000beef',
+    ]);
+    await restartWallet({ WALLET_MASTER_KEYS: `k2=${k2}`, WALLET_MASTER_KEY_ID: 'k2' }); // nothing of the row kept in memory
+    const response = await http<{ code?: string }>('POST', `${platform.baseUrl}/v1/wallet/${walletId}/sign`, { apiKey: thief.key, body: { chain: 'evm', message: 'mine now' } });
+    expect([response.status, response.body.code]).toEqual([500, 'KEY_INTEGRITY_FAILED']);
   });
 });

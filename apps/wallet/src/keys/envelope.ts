@@ -2,9 +2,14 @@ import { IntegrityError, open, seal } from '@game-wallet/crypto';
 import { randomBytes } from 'node:crypto';
 
 /**
- * A wallet's secret as stored: its 32-byte BIP-39 entropy under a per-wallet data key (AES-256-GCM, AAD = wallet id),
- * the data key wrapped by a master key (AES-256-GCM, AAD = wallet id ‖ "|" ‖ master key id). Neither the entropy nor
- * the data key is ever stored in clear.
+ * A wallet's secret as stored: its 32-byte BIP-39 entropy under a per-wallet data key (AES-256-GCM), the data key
+ * wrapped by a master key (AES-256-GCM). Neither the entropy nor the data key is ever stored in clear.
+ *
+ * Associated data (`aadVersion`):
+ * - 2 (every wallet made or rewrapped now): the entropy is bound to `wallet:v2|<wallet id>|<game id>|<profile id>`,
+ *   the data key to the same plus `|<master key id>`. A database writer can neither move a ciphertext to another row
+ *   nor a row to another owner (game or profile): the secret then fails to open.
+ * - 1 (older rows, until `npm run rewrap`): the entropy to the wallet id, the data key to `<wallet id>|<master key id>`.
  */
 export interface SealedSecret {
   entropyCiphertext: Buffer;
@@ -14,7 +19,17 @@ export interface SealedSecret {
   dataKeyIv: Buffer;
   dataKeyTag: Buffer;
   masterKeyId: string;
+  aadVersion: number;
 }
+
+/** Whose secret it is: what the associated data binds it to. */
+export interface WalletOwner {
+  id: string;
+  applicationId: string;
+  profileId: string;
+}
+
+export const CURRENT_AAD_VERSION = 2;
 
 export class KeyIntegrityError extends Error {
   constructor(readonly walletId: string) {
@@ -23,62 +38,87 @@ export class KeyIntegrityError extends Error {
   }
 }
 
-const wrapAad = (walletId: string, masterKeyId: string): Buffer => Buffer.from(`${walletId}|${masterKeyId}`);
+function entropyAad(owner: WalletOwner, version: number): Buffer {
+  return Buffer.from(version === 1 ? owner.id : `wallet:v2|${owner.id}|${owner.applicationId}|${owner.profileId}`);
+}
 
-export function sealEntropy(walletId: string, entropy: Uint8Array, masterKeyId: string, masterKey: Buffer): SealedSecret {
+function wrapAad(owner: WalletOwner, masterKeyId: string, version: number): Buffer {
+  return Buffer.from(version === 1 ? `${owner.id}|${masterKeyId}` : `wallet:v2|${owner.id}|${owner.applicationId}|${owner.profileId}|${masterKeyId}`);
+}
+
+function sealWith(owner: WalletOwner, entropy: Uint8Array, dataKey: Buffer, masterKeyId: string, masterKey: Buffer): SealedSecret {
+  const body = seal(dataKey, Buffer.from(entropy), entropyAad(owner, CURRENT_AAD_VERSION));
+  const wrapped = seal(masterKey, dataKey, wrapAad(owner, masterKeyId, CURRENT_AAD_VERSION));
+  return {
+    entropyCiphertext: body.ciphertext,
+    entropyIv: body.iv,
+    entropyTag: body.tag,
+    dataKeyCiphertext: wrapped.ciphertext,
+    dataKeyIv: wrapped.iv,
+    dataKeyTag: wrapped.tag,
+    masterKeyId,
+    aadVersion: CURRENT_AAD_VERSION,
+  };
+}
+
+export function sealEntropy(owner: WalletOwner, entropy: Uint8Array, masterKeyId: string, masterKey: Buffer): SealedSecret {
   const dataKey = randomBytes(32);
   try {
-    const body = seal(dataKey, Buffer.from(entropy), Buffer.from(walletId));
-    const wrapped = seal(masterKey, dataKey, wrapAad(walletId, masterKeyId));
-    return {
-      entropyCiphertext: body.ciphertext,
-      entropyIv: body.iv,
-      entropyTag: body.tag,
-      dataKeyCiphertext: wrapped.ciphertext,
-      dataKeyIv: wrapped.iv,
-      dataKeyTag: wrapped.tag,
-      masterKeyId,
-    };
+    return sealWith(owner, entropy, dataKey, masterKeyId, masterKey);
   } finally {
     dataKey.fill(0);
   }
 }
 
-function unwrapDataKey(walletId: string, sealed: SealedSecret, masterKeys: Map<string, Buffer>): Buffer {
+function unwrapDataKey(owner: WalletOwner, sealed: SealedSecret, masterKeys: Map<string, Buffer>): Buffer {
   const masterKey = masterKeys.get(sealed.masterKeyId);
   if (!masterKey) {
-    throw new Error(`Wallet ${walletId} is wrapped by master key "${sealed.masterKeyId}", which is not configured`);
+    throw new Error(`Wallet ${owner.id} is wrapped by master key "${sealed.masterKeyId}", which is not configured`);
   }
-  return open(masterKey, { ciphertext: sealed.dataKeyCiphertext, iv: sealed.dataKeyIv, tag: sealed.dataKeyTag }, wrapAad(walletId, sealed.masterKeyId));
+  return open(masterKey, { ciphertext: sealed.dataKeyCiphertext, iv: sealed.dataKeyIv, tag: sealed.dataKeyTag }, wrapAad(owner, sealed.masterKeyId, sealed.aadVersion));
 }
 
 /**
  * Runs `work` with the wallet's unwrapped data key and zeroes the key afterwards; an authentication failure anywhere
- * (wrong wallet, swapped ciphertext, wrong master key) becomes a {@link KeyIntegrityError} naming the wallet.
+ * (wrong wallet or owner, swapped ciphertext, wrong master key) becomes a {@link KeyIntegrityError} naming the wallet.
  */
-function withDataKey<T>(walletId: string, sealed: SealedSecret, masterKeys: Map<string, Buffer>, work: (dataKey: Buffer) => T): T {
+function withDataKey<T>(owner: WalletOwner, sealed: SealedSecret, masterKeys: Map<string, Buffer>, work: (dataKey: Buffer) => T): T {
   let dataKey: Buffer | undefined;
   try {
-    dataKey = unwrapDataKey(walletId, sealed, masterKeys);
+    dataKey = unwrapDataKey(owner, sealed, masterKeys);
     return work(dataKey);
   } catch (error) {
-    throw error instanceof IntegrityError ? new KeyIntegrityError(walletId) : error;
+    throw error instanceof IntegrityError ? new KeyIntegrityError(owner.id) : error;
   } finally {
     dataKey?.fill(0);
   }
 }
 
-/** The wallet's entropy; the caller zeroes it after use. A ciphertext that is not this wallet's fails here. */
-export function openEntropy(walletId: string, sealed: SealedSecret, masterKeys: Map<string, Buffer>): Buffer {
-  return withDataKey(walletId, sealed, masterKeys, (dataKey) =>
-    open(dataKey, { ciphertext: sealed.entropyCiphertext, iv: sealed.entropyIv, tag: sealed.entropyTag }, Buffer.from(walletId)),
-  );
+function openWith(owner: WalletOwner, sealed: SealedSecret, dataKey: Buffer): Buffer {
+  return open(dataKey, { ciphertext: sealed.entropyCiphertext, iv: sealed.entropyIv, tag: sealed.entropyTag }, entropyAad(owner, sealed.aadVersion));
 }
 
-/** The same secret with its data key wrapped by another master key (the entropy ciphertext does not change). */
-export function rewrapEntropy(walletId: string, sealed: SealedSecret, masterKeys: Map<string, Buffer>, toId: string): SealedSecret {
-  return withDataKey(walletId, sealed, masterKeys, (dataKey) => {
-    const wrapped = seal(masterKeys.get(toId) as Buffer, dataKey, wrapAad(walletId, toId));
-    return { ...sealed, dataKeyCiphertext: wrapped.ciphertext, dataKeyIv: wrapped.iv, dataKeyTag: wrapped.tag, masterKeyId: toId };
+/** The wallet's entropy; the caller zeroes it after use. A ciphertext that is not this owner's wallet's fails here. */
+export function openEntropy(owner: WalletOwner, sealed: SealedSecret, masterKeys: Map<string, Buffer>): Buffer {
+  return withDataKey(owner, sealed, masterKeys, (dataKey) => openWith(owner, sealed, dataKey));
+}
+
+/**
+ * The same secret with its data key wrapped by master key `toId`, bound to its owner (version 2). A version-1 secret
+ * has its entropy sealed again under the same data key with the new associated data; a version-2 one keeps its
+ * entropy ciphertext.
+ */
+export function rewrapEntropy(owner: WalletOwner, sealed: SealedSecret, masterKeys: Map<string, Buffer>, toId: string): SealedSecret {
+  return withDataKey(owner, sealed, masterKeys, (dataKey) => {
+    if (sealed.aadVersion === CURRENT_AAD_VERSION) {
+      const wrapped = seal(masterKeys.get(toId) as Buffer, dataKey, wrapAad(owner, toId, CURRENT_AAD_VERSION));
+      return { ...sealed, dataKeyCiphertext: wrapped.ciphertext, dataKeyIv: wrapped.iv, dataKeyTag: wrapped.tag, masterKeyId: toId };
+    }
+    const entropy = openWith(owner, sealed, dataKey);
+    try {
+      return sealWith(owner, entropy, dataKey, toId, masterKeys.get(toId) as Buffer);
+    } finally {
+      entropy.fill(0);
+    }
   });
 }

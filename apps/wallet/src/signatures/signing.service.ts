@@ -37,7 +37,7 @@ export class SigningService {
     const wallet = await this.wallets.getWithSecret(walletId, caller);
     let entropy: Buffer;
     try {
-      entropy = openEntropy(wallet.id, wallet, this.masterKeys.keys);
+      entropy = openEntropy(wallet, wallet, this.masterKeys.keys);
     } catch (error) {
       if (error instanceof KeyIntegrityError) {
         this.logger.error(`Key integrity check failed for wallet ${wallet.id}: its stored key material does not authenticate`);

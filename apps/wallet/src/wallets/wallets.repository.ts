@@ -35,8 +35,8 @@ export class WalletsRepository {
   async insertIfAbsent(wallet: WalletEntity): Promise<boolean> {
     const inserted: { id: string }[] = await this.wallets.query(
       `INSERT INTO wallet.wallets (id, application_id, profile_id, address_evm, address_sol, address_sui, created_at, last_used_at,
-                                   entropy_ciphertext, entropy_iv, entropy_tag, data_key_ciphertext, data_key_iv, data_key_tag, master_key_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+                                   entropy_ciphertext, entropy_iv, entropy_tag, data_key_ciphertext, data_key_iv, data_key_tag, master_key_id, aad_version)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
        ON CONFLICT DO NOTHING RETURNING id`,
       [
         wallet.id,
@@ -54,6 +54,7 @@ export class WalletsRepository {
         wallet.dataKeyIv,
         wallet.dataKeyTag,
         wallet.masterKeyId,
+        wallet.aadVersion,
       ],
     );
     return inserted.length > 0;

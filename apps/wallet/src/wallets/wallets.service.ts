@@ -47,7 +47,7 @@ export class WalletsService {
     const id = newId();
     const now = new Date();
     try {
-      const sealed = sealEntropy(id, entropy, this.masterKeys.currentId, this.masterKeys.keys.get(this.masterKeys.currentId) as Buffer);
+      const sealed = sealEntropy({ id, applicationId, profileId }, entropy, this.masterKeys.currentId, this.masterKeys.keys.get(this.masterKeys.currentId) as Buffer);
       const wallet: WalletEntity = {
         id,
         applicationId,

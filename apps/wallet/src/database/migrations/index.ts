@@ -1,5 +1,6 @@
 import { Baseline1763740800000 } from './1763740800000-Baseline';
 import { WalletTables1763741000000 } from './1763741000000-WalletTables';
+import { OwnerBoundSecrets1763741100000 } from './1763741100000-OwnerBoundSecrets';
 
 /** Every migration of the `wallet` schema, oldest first. */
-export const WALLET_MIGRATIONS = [Baseline1763740800000, WalletTables1763741000000];
+export const WALLET_MIGRATIONS = [Baseline1763740800000, WalletTables1763741000000, OwnerBoundSecrets1763741100000];

@@ -47,4 +47,8 @@ export class WalletEntity {
 
   @Column({ name: 'master_key_id', type: 'varchar', length: 64 })
   masterKeyId!: string;
+
+  /** Which associated data the sealed secret is bound to (see keys/envelope.ts). */
+  @Column({ name: 'aad_version', type: 'smallint' })
+  aadVersion!: number;
 }

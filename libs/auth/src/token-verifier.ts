@@ -6,6 +6,7 @@ import {
   Jwks,
   PATTERNS,
   PROFILE_AUDIENCE,
+  PROFILE_TOKEN_MAX_SECONDS,
   RevocationCursors,
   RevocationList,
   broadcastChannel,
@@ -36,8 +37,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const REFRESH_INTERVAL_MS = 5 * 60_000;
 /** Revocations are reloaded this often, so one whose broadcast was missed still takes effect. */
 const REVOCATIONS_RELOAD_MS = 30_000;
-/** The longest a profile token lives (SPEC §4.1: 30 days); a revocation older than that refuses nothing any more. */
-const MAX_TOKEN_LIFETIME_MS = 2_592_000 * 1000;
+/** A revocation older than the longest a profile token lives refuses nothing any more. */
+const MAX_TOKEN_LIFETIME_MS = PROFILE_TOKEN_MAX_SECONDS * 1000;
 const REVOCATIONS_PAGE = 1000;
 const UNKNOWN_KID_REFRESH_MS = 5_000;
 

@@ -135,6 +135,12 @@ export interface AuditEntryView {
   details: Record<string, unknown>;
 }
 
+/**
+ * The longest a profile JWT lives (SPEC §4.1: 30 days): the most `duration` may ask for, and how long a revocation
+ * can still refuse a token.
+ */
+export const PROFILE_TOKEN_MAX_SECONDS = 2_592_000;
+
 /** Audiences of the JWTs identity issues; a token is accepted only where its audience is expected. */
 export const PROFILE_AUDIENCE = 'game-wallet:profile';
 export const CONSOLE_AUDIENCE = 'game-wallet:console';

@@ -1,10 +1,10 @@
-import { AppError } from '@game-wallet/contracts';
+import { AppError, PROFILE_TOKEN_MAX_SECONDS } from '@game-wallet/contracts';
 import { z } from 'zod';
 import { parseBody } from '../validation';
 
 export const DEFAULT_DURATION_SECONDS = 3600;
 export const MIN_DURATION_SECONDS = 60;
-export const MAX_DURATION_SECONDS = 2_592_000;
+export const MAX_DURATION_SECONDS = PROFILE_TOKEN_MAX_SECONDS;
 
 const body = z.object({ duration: z.unknown().optional() }).strict();
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { AppError, BROADCAST, RevocationCursors, RevocationList, RevocationPage, broadcastChannel } from '@game-wallet/contracts';
+import { AppError, BROADCAST, PROFILE_TOKEN_MAX_SECONDS, RevocationCursors, RevocationList, RevocationPage, broadcastChannel } from '@game-wallet/contracts';
 import { APP_REDIS } from '@game-wallet/http';
 import Redis from 'ioredis';
 import { EntityManager, FindOptionsWhere, IsNull, MoreThan, Not, ObjectLiteral, Repository } from 'typeorm';
@@ -10,8 +10,8 @@ import { ConsoleSessionEntity } from '../operators/entities/console-session.enti
 import { ProfileRevocationEntity } from '../profiles/entities/profile-revocation.entity';
 import { ApiKeyRevocationEntity } from './entities/api-key-revocation.entity';
 
-/** The longest a profile token lives (SPEC §4.1: 30 days); older revocations can no longer matter. */
-const MAX_TOKEN_LIFETIME_MS = 2_592_000 * 1000;
+/** Revocations older than the longest a profile token lives can no longer matter. */
+const MAX_TOKEN_LIFETIME_MS = PROFILE_TOKEN_MAX_SECONDS * 1000;
 
 /**
  * Revocations of tokens the gateways verify on their own: kept in the database (they survive every restart) and

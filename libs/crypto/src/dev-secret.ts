@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /**
@@ -19,12 +19,22 @@ export function loadOrCreateDevSecret(dataDir: string, name: string): { key: Buf
   }
   const key = randomBytes(32);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  // Written whole under a name of its own, then linked into place: a replica starting at the same moment sees either
+  // no file or the complete key, never a file created but not yet written.
+  const draft = `${path}.${process.pid}-${randomBytes(4).toString('hex')}`;
+  writeFileSync(draft, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
   try {
-    writeFileSync(path, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+    linkSync(draft, path);
     return { key, created: true, path };
   } catch {
     // another replica created it first: use theirs
-    return { key: Buffer.from(readFileSync(path, 'utf8').trim(), 'base64'), created: false, path };
+    const theirs = Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
+    if (theirs.length !== 32) {
+      throw new Error(`${path} does not hold a 32-byte base64 key; delete it to have a new one generated`);
+    }
+    return { key: theirs, created: false, path };
+  } finally {
+    unlinkSync(draft);
   }
 }
 

@@ -14,7 +14,7 @@ export class ServiceClientModule implements OnModuleDestroy {
         {
           provide: RedisStreamsClient,
           useFactory: async () => {
-            const client = new RedisStreamsClient({ redisUrl: options.redisUrl, keyPrefix: options.keyPrefix, keyring: options.keyring });
+            const client = new RedisStreamsClient({ name: 'core', redisUrl: options.redisUrl, keyPrefix: options.keyPrefix, keyring: options.keyring });
             await client.connect();
             return client;
           },

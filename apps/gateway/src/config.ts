@@ -100,6 +100,8 @@ const schema = z
     BASE_PORT: portVar(3000),
     CORE_PORT: portVar(3001),
     GATEWAY_INTERNAL_PORT: portVar(3100),
+    /** The gateway's own database URL (its health check only connects); falls back to `DATABASE_URL`. */
+    GATEWAY_DATABASE_URL: urlVar(['postgres:', 'postgresql:']),
     SERVICE_DEADLINE_MS: positiveIntVar(5000),
     JWT_ISSUER: z.preprocess(blankToUndefined, z.string().max(200).default('game-wallet')),
     RATE_LIMIT_API_KEY_RPS: positiveIntVar(100),
@@ -124,10 +126,11 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     schema.superRefine((_, context) => {
       checkTransportKeys(env, context);
       if (env.NODE_ENV === 'production') {
-        for (const name of ['DATABASE_URL', 'REDIS_URL']) {
-          if (!env[name]) {
-            context.addIssue({ code: 'custom', path: [name], message: 'must be set when NODE_ENV=production' });
-          }
+        if (!env.GATEWAY_DATABASE_URL && !env.DATABASE_URL) {
+          context.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'must be set (or GATEWAY_DATABASE_URL) when NODE_ENV=production' });
+        }
+        if (!env.REDIS_URL) {
+          context.addIssue({ code: 'custom', path: ['REDIS_URL'], message: 'must be set when NODE_ENV=production' });
         }
       }
     }),
@@ -140,7 +143,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     corePort: parsed.CORE_PORT,
     internalPort: parsed.GATEWAY_INTERNAL_PORT,
     redisUrl: parsed.REDIS_URL ?? DEFAULT_REDIS_URL,
-    databaseUrl: databaseUrlFor(env, undefined, parsed.DATABASE_URL),
+    databaseUrl: databaseUrlFor(env, 'GATEWAY_DATABASE_URL', parsed.DATABASE_URL),
     keyPrefix: parsed.TRANSPORT_KEY_PREFIX,
     serviceDeadlineMs: parsed.SERVICE_DEADLINE_MS,
     jwtIssuer: parsed.JWT_ISSUER,

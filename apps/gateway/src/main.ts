@@ -25,6 +25,7 @@ runMain('gateway', async () => {
   metrics.observePool('gateway', pool);
   const transportKeyring = TransportKeyring.fromConfig(config.transportKeys, config.dataDir);
   const transport = new RedisStreamsClient({
+    name: 'gateway',
     redisUrl: config.redisUrl,
     keyPrefix: config.keyPrefix,
     keyring: transportKeyring,

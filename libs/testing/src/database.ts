@@ -5,7 +5,11 @@ export const TEST_PG_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://po
 
 /** A database name no other suite uses (it is created by the app itself, or by {@link createDatabase}). */
 export function uniqueDatabaseUrl(label: string, adminUrl = TEST_PG_URL): { url: string; name: string } {
-  const name = `gwt_${label.replace(/[^a-z0-9]/gi, '_').toLowerCase()}_${randomBytes(4).toString('hex')}`;
+  return namedDatabaseUrl(`gwt_${label.replace(/[^a-z0-9]/gi, '_').toLowerCase()}_${randomBytes(4).toString('hex')}`, adminUrl);
+}
+
+/** The URL of database `name` on the server of `adminUrl`, with its credentials. */
+export function namedDatabaseUrl(name: string, adminUrl = TEST_PG_URL): { url: string; name: string } {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), name };

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dropDatabase, uniqueDatabaseUrl } from './database';
+import { dropDatabase, namedDatabaseUrl, uniqueDatabaseUrl } from './database';
 import { freePort } from './ports';
 import { AppName, RunningProcess, spawnApp, waitForHttp } from './processes';
 import { TEST_REDIS_URL, deleteKeys, uniquePrefix } from './redis';
@@ -17,7 +17,13 @@ export interface PlatformOptions {
   apps?: AppName[];
   /** Extra environment for every app. */
   env?: Record<string, string>;
+  /** Extra environment of one app only, on top of `env` (e.g. its own credentials). */
+  appEnv?: Partial<Record<AppName, Record<string, string>>>;
   redisUrl?: string;
+  /** The transport key prefix (default: a new unique one). */
+  keyPrefix?: string;
+  /** Name of the suite's database when the suite made it beforehand (default: a new unique one, made by the apps). */
+  databaseName?: string;
   /** Admin URL of the Postgres server the suite's database is created on. */
   postgresAdminUrl?: string;
 }
@@ -35,12 +41,13 @@ export class TestPlatform {
     private readonly database: { name: string; adminUrl: string },
     private readonly prefix: string,
     private readonly redisUrl: string,
+    private readonly appEnv: Partial<Record<AppName, Record<string, string>>>,
   ) {}
 
   static async start(label: string, options: PlatformOptions = {}): Promise<TestPlatform> {
     const adminUrl = options.postgresAdminUrl ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-    const database = uniqueDatabaseUrl(label, adminUrl);
-    const prefix = uniquePrefix(label);
+    const database = options.databaseName ? namedDatabaseUrl(options.databaseName, adminUrl) : uniqueDatabaseUrl(label, adminUrl);
+    const prefix = options.keyPrefix ?? uniquePrefix(label);
     const redisUrl = options.redisUrl ?? TEST_REDIS_URL;
     const ports = {
       base: await freePort(),
@@ -68,7 +75,7 @@ export class TestPlatform {
       CORE_SERVICE_PORT: String(ports.coreService),
       ...options.env,
     };
-    const platform = new TestPlatform(env, ports, { name: database.name, adminUrl }, prefix, redisUrl);
+    const platform = new TestPlatform(env, ports, { name: database.name, adminUrl }, prefix, redisUrl, options.appEnv ?? {});
     // Services first (each creates the database if needed and migrates its schema), then the gateway.
     const apps = options.apps ?? ['gateway', 'identity', 'wallet', 'core'];
     await Promise.all(apps.filter((app) => app !== 'gateway').map((app) => platform.startApp(app)));
@@ -117,7 +124,7 @@ export class TestPlatform {
    * a gateway, its own ports in `extraEnv`.
    */
   async startApp(app: AppName, name: string = app, extraEnv: Record<string, string> = {}): Promise<RunningProcess> {
-    const env = { ...this.env, ...extraEnv };
+    const env = { ...this.env, ...this.appEnv[app], ...extraEnv };
     const running = spawnApp(app, env);
     this.processes.set(name, running);
     const port = { gateway: env.BASE_PORT, identity: env.IDENTITY_PORT, wallet: env.WALLET_PORT, core: env.CORE_SERVICE_PORT }[app];

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './ports';
@@ -15,10 +15,17 @@ import { Client } from 'pg';
 export class PrivateRedis {
   private process?: RunningProcess;
 
-  private constructor(readonly port: number) {}
+  private constructor(
+    readonly port: number,
+    private readonly tls?: { port: number; dir: string },
+  ) {}
 
-  static async start(): Promise<PrivateRedis> {
-    const server = new PrivateRedis(await freePort());
+  /**
+   * With `tls`, the server also listens with TLS on a second port, under a certificate for 127.0.0.1 from a CA made
+   * for the suite (`caFile`; give it to the apps as NODE_EXTRA_CA_CERTS). The plain port stays for the suite's admin.
+   */
+  static async start(options: { tls?: boolean } = {}): Promise<PrivateRedis> {
+    const server = new PrivateRedis(await freePort(), options.tls ? { port: await freePort(), dir: makeTestCertificates() } : undefined);
     await server.start();
     return server;
   }
@@ -27,8 +34,24 @@ export class PrivateRedis {
     return `redis://127.0.0.1:${this.port}`;
   }
 
+  /** `rediss://user:password@127.0.0.1:<tls port>` */
+  tlsUrl(user: string, password: string): string {
+    if (!this.tls) {
+      throw new Error('This Redis was started without TLS');
+    }
+    return `rediss://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${this.tls.port}`;
+  }
+
+  get caFile(): string {
+    return join(this.tls?.dir ?? '', 'ca.crt');
+  }
+
   async start(): Promise<void> {
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    const tlsArgs = this.tls
+      ? ['--tls-port', String(this.tls.port), '--tls-auth-clients', 'no', '--tls-ca-cert-file', this.caFile,
+         '--tls-cert-file', join(this.tls.dir, 'server.crt'), '--tls-key-file', join(this.tls.dir, 'server.key')]
+      : [];
+    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...tlsArgs], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.process = new RunningProcess('redis', child);
@@ -49,6 +72,13 @@ export class PrivateRedis {
     await this.process?.stop('SIGKILL');
   }
 
+  async destroy(): Promise<void> {
+    await this.stop();
+    if (this.tls) {
+      rmSync(this.tls.dir, { recursive: true, force: true });
+    }
+  }
+
   /** Freezes the server (SIGSTOP): connections stay open but nothing answers. */
   freeze(): void {
     this.process?.child.kill('SIGSTOP');
@@ -57,6 +87,18 @@ export class PrivateRedis {
   thaw(): void {
     this.process?.child.kill('SIGCONT');
   }
+}
+
+/** A CA and a server certificate for 127.0.0.1 signed by it (P-256, one day), in a new temp folder. */
+function makeTestCertificates(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'gwt-tls-'));
+  const openssl = (...args: string[]): void => void execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
+  openssl('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.crt', '-subj', '/CN=game-wallet test CA', '-days', '1');
+  openssl('req', ...ec, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1');
+  writeFileSync(join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1\n');
+  openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.crt', '-days', '1', '-extfile', 'server.ext');
+  return dir;
 }
 
 const PG_BIN = (() => {

@@ -31,6 +31,8 @@ import { RejectionLog } from './rejection-log';
 import { MAX_REQUESTS_PER_ENTRY, REQUEST_FIELD, SIGNATURE_FIELD, WireReply, WireRequest, replyContext, replyParts, requestContext } from './wire';
 
 export interface ClientOptions extends TransportConnectionOptions {
+  /** The calling app (`gateway`, `core`): its reply channels are named after it, so a Redis ACL can give each app only its own. */
+  name?: string;
   /** Default deadline of a request, in ms (SPEC §8: 5 s). */
   deadlineMs?: number;
   maxStreamLength?: number;
@@ -63,7 +65,7 @@ export class RedisStreamsClient extends ClientProxy {
   private readonly prefix: string;
   private readonly deadlineMs: number;
   private readonly maxStreamLength: number;
-  private readonly clientId = instanceName();
+  private readonly clientId: string;
   private readonly channel: string;
   private readonly pending = new Map<string, PendingCall>();
   private sequence = 0;
@@ -79,6 +81,7 @@ export class RedisStreamsClient extends ClientProxy {
   constructor(private readonly clientOptions: ClientOptions) {
     super();
     this.prefix = clientOptions.keyPrefix ?? DEFAULT_KEY_PREFIX;
+    this.clientId = `${clientOptions.name ?? 'client'}-${instanceName()}`;
     this.deadlineMs = clientOptions.deadlineMs ?? DEFAULT_DEADLINE_MS;
     this.maxStreamLength = clientOptions.maxStreamLength ?? DEFAULT_MAX_STREAM_LENGTH;
     this.channel = replyChannel(this.prefix, this.clientId);

@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { APP_REDIS } from '@game-wallet/http';
-import { BroadcastSubscriber } from '@game-wallet/transport';
+import { BroadcastSubscriber, walletUsedChannel } from '@game-wallet/transport';
 import Redis from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { WalletConfig } from '../config';
@@ -22,7 +22,7 @@ export class WalletCache implements OnModuleInit, OnModuleDestroy {
     @Inject(APP_REDIS) private readonly redis: Redis,
     @Inject(WALLET_CONFIG) private readonly config: WalletConfig,
   ) {
-    this.channel = `${config.keyPrefix}:events:wallet-used`;
+    this.channel = walletUsedChannel(config.keyPrefix);
   }
 
   async onModuleInit(): Promise<void> {

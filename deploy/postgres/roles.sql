@@ -1,0 +1,59 @@
+-- Least-privilege PostgreSQL roles of the Game Wallet Platform. Run it once in the platform's database, as a superuser
+-- or the database owner, before the first start (and again at any time: it is idempotent, and it hands schemas that
+-- an earlier version created as another role over to their service):
+--
+--   psql "postgres://admin@db:5432/game_wallet" -v ON_ERROR_STOP=1 \
+--     -v identity_password="..." -v wallet_password="..." -v core_password="..." -v gateway_password="..." \
+--     -f deploy/postgres/roles.sql
+--
+-- gw_identity, gw_wallet, gw_core: each owns its service's schema (it runs its own migrations there) and can touch
+-- nothing else: no other schema, no `public`, no new schemas. gw_gateway can only connect (its health check).
+-- Each app then gets its own URL: IDENTITY_DATABASE_URL, WALLET_DATABASE_URL, CORE_DATABASE_URL, GATEWAY_DATABASE_URL.
+
+-- The passwords reach the block below as session settings (psql does not expand variables inside $$ … $$).
+SELECT 'passwords read' AS roles FROM (
+  SELECT set_config('game_wallet.identity_password', :'identity_password', false),
+         set_config('game_wallet.wallet_password', :'wallet_password', false),
+         set_config('game_wallet.core_password', :'core_password', false),
+         set_config('game_wallet.gateway_password', :'gateway_password', false)
+) AS settings;
+
+DO $roles$
+DECLARE
+  app text;
+  role text;
+  object record;
+BEGIN
+  EXECUTE format('REVOKE ALL ON DATABASE %I FROM PUBLIC', current_database());
+  REVOKE CREATE ON SCHEMA public FROM PUBLIC;
+  FOREACH app IN ARRAY ARRAY['identity', 'wallet', 'core', 'gateway'] LOOP
+    role := 'gw_' || app;
+    IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = role) THEN
+      EXECUTE format('CREATE ROLE %I', role);
+    END IF;
+    EXECUTE format('ALTER ROLE %I WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT NOREPLICATION NOBYPASSRLS PASSWORD %L',
+      role, current_setting('game_wallet.' || app || '_password'));
+    EXECUTE format('GRANT CONNECT ON DATABASE %I TO %I', current_database(), role);
+    IF app <> 'gateway' THEN
+      -- Who runs this must be a member of the role to give it a schema (a superuser always is).
+      EXECUTE format('GRANT %I TO %I', role, current_user);
+      EXECUTE format('CREATE SCHEMA IF NOT EXISTS %I AUTHORIZATION %I', app, role);
+      EXECUTE format('ALTER SCHEMA %I OWNER TO %I', app, role);
+      EXECUTE format('REVOKE ALL ON SCHEMA %I FROM PUBLIC', app);
+      FOR object IN
+        SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = app AND c.relkind IN ('r', 'p', 'S', 'v', 'm')
+      LOOP
+        EXECUTE format('ALTER %s %I.%I OWNER TO %I',
+          CASE object.relkind WHEN 'S' THEN 'SEQUENCE' WHEN 'v' THEN 'VIEW' WHEN 'm' THEN 'MATERIALIZED VIEW' ELSE 'TABLE' END,
+          app, object.relname, role);
+      END LOOP;
+    END IF;
+  END LOOP;
+END
+$roles$;
+
+RESET game_wallet.identity_password;
+RESET game_wallet.wallet_password;
+RESET game_wallet.core_password;
+RESET game_wallet.gateway_password;

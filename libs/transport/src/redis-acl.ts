@@ -1,0 +1,86 @@
+import { BROADCAST, apiKeyCacheKey, broadcastChannel } from '@game-wallet/contracts';
+import { heartbeatKey, replyChannel, streamKey } from './transport-options';
+
+/** The apps that connect to Redis, each as an ACL user of its own. */
+export const REDIS_ACL_APPS = ['gateway', 'identity', 'wallet', 'core'] as const;
+export type RedisAclApp = (typeof REDIS_ACL_APPS)[number];
+
+type Service = 'identity' | 'wallet' | 'core';
+
+/** Which services an app calls over the transport, and which it serves. */
+const CALLS: Record<RedisAclApp, Service[]> = { gateway: ['identity', 'wallet', 'core'], identity: [], wallet: [], core: ['identity', 'wallet'] };
+const SERVES: Record<RedisAclApp, Service | undefined> = { gateway: undefined, identity: 'identity', wallet: 'wallet', core: 'core' };
+
+/** Commands every connection needs: the handshake ioredis runs (CLIENT SETNAME, INFO ready check, SELECT). */
+const CONNECTION = ['+ping', '+info', '+select', '+hello', '+auth', '+quit', '+client|setname', '+unsubscribe', '+punsubscribe'];
+
+/** What a service replica does with its stream: read as a consumer group member, ack and delete what it ran, reclaim a dead replica's work. */
+const CONSUMER = ['+xreadgroup', '+xack', '+xdel', '+xgroup|create', '+xgroup|delconsumer', '+xinfo|consumers', '+xpending', '+xclaim'];
+
+/** The Redis key prefix of the sign-in lockout counters (identity) and the rate-limit buckets (gateway). */
+export const signInFailuresKeyPattern = (prefix: string): string => `${prefix}:sign-in-failures:*`;
+export const rateLimitKeyPattern = (prefix: string): string => `${prefix}:rate:*`;
+export const walletUsedChannel = (prefix: string): string => `${prefix}:events:wallet-used`;
+
+/** A selector: commands allowed only on these keys (`~`, `%R~`) and channels (`&`). */
+const selector = (commands: string[], keys: string[], channels: string[] = []): string =>
+  `(${[...keys, ...channels.map((channel) => `&${channel}`), ...commands].join(' ')})`;
+
+const identityEvents = (prefix: string): string[] =>
+  [BROADCAST.apiKeys, BROADCAST.revocations, BROADCAST.signingKeys].map((event) => broadcastChannel(prefix, event));
+
+/**
+ * The Redis ACL rules of one app's user: the commands it runs, each allowed only on the keys and channels the app uses
+ * (Redis 7 selectors), everything else refused. The gateway can put requests on the services' streams but not read
+ * them, read the API-key cache but not write it, and hear only its own replies; a service reads only its own stream
+ * and can publish replies but not listen to anyone's.
+ */
+export function redisAclRules(app: RedisAclApp, prefix: string): string[] {
+  const rules = ['resetkeys', 'resetchannels', '-@all', ...CONNECTION];
+  const served = SERVES[app];
+  if (served) {
+    rules.push(
+      selector(CONSUMER, [`~${streamKey(prefix, served)}`]),
+      selector(['+set', '+exists', '+del'], [`~${heartbeatKey(prefix, served, '*')}`]),
+      selector(['+publish'], [], [replyChannel(prefix, '*')]),
+    );
+  }
+  const called = CALLS[app];
+  if (called.length > 0) {
+    rules.push(
+      selector(['+xadd'], called.map((service) => `~${streamKey(prefix, service)}`)),
+      selector(['+subscribe'], [], [replyChannel(prefix, `${app}-*`)]),
+    );
+  }
+  switch (app) {
+    case 'gateway':
+      rules.push(
+        selector(['+get'], [`%R~${apiKeyCacheKey(prefix, '*')}`]),
+        selector(['+evalsha', '+eval', '+time', '+get', '+set'], [`~${rateLimitKeyPattern(prefix)}`]),
+        selector(['+subscribe'], [], identityEvents(prefix)),
+      );
+      break;
+    case 'identity':
+      rules.push(
+        // a key's cache entry and its broadcast go together (MULTI … EXEC)
+        '+multi',
+        '+exec',
+        '+discard',
+        selector(['+get', '+set', '+del'], [`~${apiKeyCacheKey(prefix, '*')}`]),
+        selector(['+evalsha', '+eval', '+get', '+pttl', '+incr', '+decr', '+expire'], [`~${signInFailuresKeyPattern(prefix)}`]),
+        selector(['+publish', '+subscribe'], [], identityEvents(prefix)),
+      );
+      break;
+    case 'wallet':
+      rules.push(selector(['+publish', '+subscribe'], [], [walletUsedChannel(prefix)]));
+      break;
+    case 'core':
+      break;
+  }
+  return rules;
+}
+
+/** An ACL file line (`user <name> on <password> <rules>`); `password` as `>plain` or `#sha256-hex`. */
+export function redisAclUserLine(app: RedisAclApp, prefix: string, password: string, user: string = app): string {
+  return ['user', user, 'on', password, ...redisAclRules(app, prefix)].join(' ');
+}

@@ -28,7 +28,7 @@ describe('console API', () => {
   });
 
   describe('sign-in', () => {
-    it('never sends the password through Redis (only a digest crosses the transport)', async () => {
+    it('never sends the password, nor a fast hash of it, through Redis (it crosses sealed to identity)', async () => {
       // No ready check: its INFO, echoed back by MONITOR, would be taken for the answer to a queued command.
       const client = new Redis(platform.env.REDIS_URL, { enableReadyCheck: false });
       const monitor = await client.monitor();
@@ -40,8 +40,12 @@ describe('console API', () => {
       monitor.disconnect();
       client.disconnect();
       expect(seen.some((command) => command.includes('identity.console.signIn'))).toBe(true);
-      expect(seen.join('\n')).not.toContain(TEST_OPERATOR.password);
-      expect(seen.join('\n')).not.toContain('a-wrong-password');
+      const wire = seen.join('\n');
+      for (const password of [TEST_OPERATOR.password, 'a-wrong-password']) {
+        expect(wire).not.toContain(password);
+        expect(wire).not.toContain(consolePasswordDigest(TEST_OPERATOR.email, password));
+      }
+      expect(wire).toMatch(/"sealedPassword":"x25519-v1\./);
     });
 
     it('answers 200 {token, expiresAt} and sets an HttpOnly, SameSite=Strict session cookie that works alone', async () => {

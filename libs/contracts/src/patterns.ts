@@ -41,6 +41,7 @@ export const PATTERNS = {
     getJwks: 'identity.tokens.jwks',
     listRevocations: 'identity.tokens.revocations',
     signIn: 'identity.console.signIn',
+    passwordKey: 'identity.console.passwordKey',
     signOut: 'identity.console.signOut',
     getSession: 'identity.console.session',
     listAudit: 'identity.audit.list',
@@ -89,8 +90,13 @@ export interface PatternContract {
   'identity.tokens.jwks': { request: Record<string, never>; response: Jwks };
   /** Paged: the first call without `after`, then with the `next` of the page before, until `next` is null. */
   'identity.tokens.revocations': { request: { after?: RevocationCursors; limit?: number }; response: RevocationPage };
-  /** `passwordDigest` is `consolePasswordDigest(email, password)`: the password itself never crosses the transport. */
-  'identity.console.signIn': { request: { email: string; passwordDigest: string; ip: string }; response: ConsoleSessionView };
+  /**
+   * `sealedPassword`: `consolePasswordDigest(email, password)` sealed to identity's password key (`sealTo`, the e-mail
+   * as associated data), so neither the password nor a fast hash of it crosses Redis.
+   */
+  'identity.console.signIn': { request: { email: string; sealedPassword: string; ip: string }; response: ConsoleSessionView };
+  /** The X25519 public key (raw, base64url) console passwords are sealed to. */
+  'identity.console.passwordKey': { request: Record<string, never>; response: { publicKey: string } };
   'identity.console.signOut': { request: Record<string, never>; response: { signedOut: true } };
   'identity.console.session': { request: Record<string, never>; response: ConsoleSessionInfo };
   'identity.audit.list': { request: PageRequest & { gameId: string }; response: Page<AuditEntryView> };

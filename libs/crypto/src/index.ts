@@ -1,3 +1,4 @@
 export * from './aes-gcm';
 export * from './dev-secret';
 export * from './compact-jwt';
+export * from './sealed-box';

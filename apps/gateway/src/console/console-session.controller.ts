@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { Authenticated, CONSOLE_COOKIE, CurrentPrincipal, Public } from '@game-wallet/auth';
 import { ConsoleSessionInfo, ConsoleSessionView, PATTERNS, Principal, consolePasswordDigest, normalizeEmail } from '@game-wallet/contracts';
+import { sealTo } from '@game-wallet/crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ServiceCalls } from '../services/service-calls';
@@ -23,9 +24,13 @@ export class ConsoleSessionController {
   @Public()
   async signIn(@Body() body: unknown, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ConsoleSessionView> {
     const { email, password } = parseBody(signInBody, body);
+    const normalized = normalizeEmail(email);
+    // Sealed to identity's key: what crosses Redis is no cheaper to attack than identity's stored hash.
+    const { publicKey } = await this.services.call(PATTERNS.identity.passwordKey, {}, { kind: 'system' }, request);
+    const sealedPassword = sealTo(publicKey, Buffer.from(consolePasswordDigest(email, password)), Buffer.from(normalized));
     const session = await this.services.call(
       PATTERNS.identity.signIn,
-      { email: normalizeEmail(email), passwordDigest: consolePasswordDigest(email, password), ip: request.ip },
+      { email: normalized, sealedPassword, ip: request.ip },
       { kind: 'system' },
       request,
       SIGN_IN_DEADLINE_MS,

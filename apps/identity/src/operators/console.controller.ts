@@ -1,16 +1,37 @@
-import { Controller } from '@nestjs/common';
+import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { ConsoleSessionInfo, ConsoleSessionView, MessageEnvelope, PATTERNS, RequestOf, requireOperator, requireSystem } from '@game-wallet/contracts';
+import { AppError, ConsoleSessionInfo, ConsoleSessionView, MessageEnvelope, PATTERNS, RequestOf, requireOperator, requireSystem } from '@game-wallet/contracts';
+import { BoxKeyPair, IntegrityError, openSealed } from '@game-wallet/crypto';
 import { OperatorsService } from './operators.service';
+import { PASSWORD_BOX } from './password-box';
 
 @Controller()
 export class ConsoleController {
-  constructor(private readonly operators: OperatorsService) {}
+  constructor(
+    private readonly operators: OperatorsService,
+    @Inject(PASSWORD_BOX) private readonly passwordBox: BoxKeyPair,
+  ) {}
+
+  @MessagePattern(PATTERNS.identity.passwordKey)
+  passwordKey(@Payload() { principal }: MessageEnvelope<RequestOf<'identity.console.passwordKey'>>): { publicKey: string } {
+    requireSystem(principal);
+    return { publicKey: this.passwordBox.publicKey };
+  }
 
   @MessagePattern(PATTERNS.identity.signIn)
   signIn(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'identity.console.signIn'>>): Promise<ConsoleSessionView> {
     requireSystem(principal);
-    return this.operators.signIn(payload.email, payload.passwordDigest, payload.ip);
+    let passwordDigest: string;
+    try {
+      passwordDigest = openSealed(this.passwordBox, payload.sealedPassword, Buffer.from(payload.email)).toString('utf8');
+    } catch (error) {
+      if (error instanceof IntegrityError) {
+        // Sealed to another key (identity's key-encryption key changed meanwhile): the gateway fetches the key again.
+        throw new AppError('SERVICE_UNAVAILABLE', 'The sign-in could not be read; try again');
+      }
+      throw error;
+    }
+    return this.operators.signIn(payload.email, passwordDigest, payload.ip);
   }
 
   @MessagePattern(PATTERNS.identity.getSession)

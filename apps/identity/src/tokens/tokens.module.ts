@@ -15,6 +15,6 @@ import { TokensController } from './tokens.controller';
   imports: [TypeOrmModule.forFeature([SigningKeyEntity, ProfileRevocationEntity, ApiKeyRevocationEntity, ConsoleSessionEntity])],
   controllers: [TokensController],
   providers: [keyEncryptionKeyProvider, SigningKeysRepository, SigningKeysService, TokenIssuer, RevocationsService],
-  exports: [SigningKeysService, TokenIssuer, RevocationsService],
+  exports: [SigningKeysService, TokenIssuer, RevocationsService, keyEncryptionKeyProvider],
 })
 export class TokensModule {}

@@ -6,7 +6,7 @@ import { ed25519 } from '@noble/curves/ed25519';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { HDKey } from '@scure/bip32';
 import { randomBytes } from 'node:crypto';
-import { CHAINS, PATHS, addressOf, addressesOf, bip32Secp256k1, chainKey, ed25519PublicKey, mnemonicOf, secp256k1PublicKey, seedOf } from './derivation';
+import { CHAINS, PATHS, addressOf, addressesOf, bip32Secp256k1, chainKey, ed25519PublicKey, mnemonicOf, scalarAddModN, secp256k1PublicKey, seedOf, seedOfEntropy } from './derivation';
 import { signWith } from './signing';
 
 interface Vectors {
@@ -58,6 +58,33 @@ describe('native derivation agrees with the reference libraries', () => {
       for (const entropy of [...patterns, ...Array.from({ length: 60 }, () => randomBytes(length))]) {
         expect(mnemonicOf(entropy)).toBe(entropyToMnemonic(entropy, wordlist));
       }
+    }
+  });
+
+  it('makes the same seed from entropy directly as from its mnemonic (@scure/bip39), with no mnemonic string', () => {
+    for (const length of [16, 24, 32]) {
+      for (const entropy of [Buffer.alloc(length, 0xff), ...Array.from({ length: 10 }, () => randomBytes(length))]) {
+        expect(seedOfEntropy(entropy).toString('hex')).toBe(Buffer.from(seedOf(entropyToMnemonic(entropy, wordlist))).toString('hex'));
+      }
+    }
+    for (const vector of vectors.mnemonics) {
+      expect(seedOfEntropy(mnemonicToEntropy(vector.mnemonic, wordlist)).toString('hex')).toBe(vector.seedHex);
+    }
+  });
+
+  it('adds secp256k1 scalars mod n on bytes exactly as BigInt arithmetic does, at the edges and at random', () => {
+    const n = secp256k1.CURVE.n;
+    const bytes = (value: bigint): Uint8Array => Buffer.from(value.toString(16).padStart(64, '0'), 'hex');
+    const edges = [0n, 1n, 2n, n - 1n, n - 2n, n / 2n, n / 2n + 1n, 2n ** 255n, 2n ** 256n - 2n ** 129n];
+    const randoms = Array.from({ length: 2000 }, () => BigInt(`0x${randomBytes(32).toString('hex')}`) % n);
+    for (const a of [...edges.filter((value) => value < n), ...randoms.slice(0, 50)]) {
+      for (const b of [...edges.filter((value) => value < n), ...randoms.slice(50, 100)]) {
+        expect(Buffer.from(scalarAddModN(bytes(a), bytes(b))).toString('hex')).toBe(Buffer.from(bytes((a + b) % n)).toString('hex'));
+      }
+    }
+    for (let index = 100; index < randoms.length; index += 2) {
+      const [a, b] = [randoms[index], randoms[index + 1]];
+      expect(Buffer.from(scalarAddModN(bytes(a), bytes(b))).toString('hex')).toBe(Buffer.from(bytes((a + b) % n)).toString('hex'));
     }
   });
 

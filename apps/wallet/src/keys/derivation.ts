@@ -23,38 +23,73 @@ export interface Addresses {
 }
 
 /**
- * BIP-39 words, built once from @scure/base's coders exactly as @scure/bip39 composes them (its `entropyToMnemonic`
- * rebuilds them, a 2048-word index included, on every call: ≈5 % of a wallet's generation). The checksum is the first
- * ENT/32 bits of SHA-256(entropy) — for a wallet's 256 bits, the whole first byte — and every 11 bits make a word.
+ * BIP-39 word indexes, from @scure/base's coders composed exactly as @scure/bip39 composes them (its
+ * `entropyToMnemonic` rebuilds them, a 2048-word index included, on every call: ≈5 % of a wallet's generation). The
+ * checksum is the first ENT/32 bits of SHA-256(entropy) — for a wallet's 256 bits, the whole first byte — and every
+ * 11 bits make a word.
  */
-const BIP39_WORDS = utils.chain(
+const BIP39_INDEXES = utils.chain(
   utils.checksum(1, (entropy) => {
     const unused = 8 - entropy.length / 4;
     return Uint8Array.of((sha256(entropy)[0] >> unused) << unused);
   }),
   utils.radix2(11, true),
-  utils.alphabet(wordlist),
 );
+/** The English words as UTF-8 bytes (all ASCII, so NFKD changes nothing). */
+const WORD_BYTES = wordlist.map((word) => Buffer.from(word, 'ascii'));
 
-/** The BIP-39 words (English list) of 128–256 bits of entropy — 24 words for a wallet's 256 — as @scure/bip39 writes them. */
-export function mnemonicOf(entropy: Uint8Array): string {
+function bip39Indexes(entropy: Uint8Array): number[] {
   if (![16, 20, 24, 28, 32].includes(entropy.length)) {
     throw new Error('BIP-39 entropy is 16, 20, 24, 28 or 32 bytes');
   }
-  return BIP39_WORDS.encode(entropy).join(' ');
+  return BIP39_INDEXES.encode(entropy);
 }
+
+/**
+ * The BIP-39 words (English list) of 128–256 bits of entropy — 24 words for a wallet's 256 — as @scure/bip39 writes
+ * them. For showing and testing only: keys are derived with {@link seedOfEntropy}, which never makes this string.
+ */
+export function mnemonicOf(entropy: Uint8Array): string {
+  return bip39Indexes(entropy)
+    .map((index) => wordlist[index])
+    .join(' ');
+}
+
+const PBKDF2_SALT = Buffer.from('mnemonic', 'utf8');
 
 /**
  * BIP-39 seed with the empty passphrase: PBKDF2-HMAC-SHA512, 2048 rounds, salt "mnemonic" (node:crypto: the same
  * function as @scure/bip39's mnemonicToSeed, several times faster natively).
  */
 export function seedOf(mnemonic: string): Uint8Array {
-  return pbkdf2Sync(Buffer.from(mnemonic.normalize('NFKD'), 'utf8'), Buffer.from('mnemonic', 'utf8'), 2048, 64, 'sha512');
+  return pbkdf2Sync(Buffer.from(mnemonic.normalize('NFKD'), 'utf8'), PBKDF2_SALT, 2048, 64, 'sha512');
+}
+
+/**
+ * The BIP-39 seed of `entropy` (equal to `seedOf(mnemonicOf(entropy))`) without the mnemonic ever being a string: the
+ * words' bytes are written into one buffer, hashed, and zeroed, as are the word indexes.
+ */
+export function seedOfEntropy(entropy: Uint8Array): Buffer {
+  const indexes = bip39Indexes(entropy);
+  const phrase = Buffer.alloc(indexes.reduce((length, index) => length + WORD_BYTES[index].length + 1, -1));
+  let at = 0;
+  for (const [position, index] of indexes.entries()) {
+    at += WORD_BYTES[index].copy(phrase, at);
+    if (position < indexes.length - 1) {
+      phrase[at++] = 0x20;
+    }
+  }
+  indexes.fill(0);
+  try {
+    return pbkdf2Sync(phrase, PBKDF2_SALT, 2048, 64, 'sha512');
+  } finally {
+    phrase.fill(0);
+  }
 }
 
 const HARDENED = 0x80000000;
-/** Order of the secp256k1 group. */
-const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+/** Order of the secp256k1 group, big-endian. */
+const SECP256K1_N = Buffer.from('fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141', 'hex');
 
 function parsePath(path: string): { index: number; hardened: boolean }[] {
   if (!/^m(\/\d+'?)*$/.test(path)) {
@@ -82,32 +117,89 @@ export function secp256k1PublicKey(privateKey: Uint8Array, compressed: boolean):
 }
 
 /**
- * BIP-32 private derivation on secp256k1 (CKDpriv) with node:crypto's HMAC-SHA512: only the parents of non-hardened
- * steps need their public key, so `m/44'/60'/0'/0/0` costs two point multiplications where @scure/bip32 (which
- * computes every node's public key for its fingerprint) costs six. Equal to @scure/bip32's result for every path
- * (checked in derivation.spec.ts).
+ * `(tweak + key) mod n` for 32-byte big-endian scalars below n, on bytes (no BigInt or hex copy of a secret), in
+ * constant time: the sum, and the sum less n, are both computed and one is kept by mask. Checked against BigInt
+ * arithmetic at the edges and on random scalars (derivation.spec.ts). Writes the result into `key`.
+ */
+function addModN(key: Uint8Array, tweak: Uint8Array): void {
+  const sum = new Uint8Array(32);
+  const reduced = new Uint8Array(32);
+  let carry = 0;
+  for (let index = 31; index >= 0; index -= 1) {
+    const total = key[index] + tweak[index] + carry;
+    sum[index] = total & 0xff;
+    carry = total >> 8;
+  }
+  let borrow = 0;
+  for (let index = 31; index >= 0; index -= 1) {
+    const difference = sum[index] - SECP256K1_N[index] - borrow;
+    reduced[index] = difference & 0xff;
+    borrow = (difference >> 8) & 1;
+  }
+  // sum ≥ n exactly when the sum overflowed 256 bits or subtracting n did not borrow.
+  const keepReduced = -(carry | (borrow ^ 1)) & 0xff;
+  for (let index = 0; index < 32; index += 1) {
+    key[index] = (reduced[index] & keepReduced) | (sum[index] & ~keepReduced & 0xff);
+  }
+  sum.fill(0);
+  reduced.fill(0);
+}
+
+/** True when a 32-byte big-endian scalar is ≥ n (constant time). */
+function atLeastN(scalar: Uint8Array): boolean {
+  let borrow = 0;
+  for (let index = 31; index >= 0; index -= 1) {
+    borrow = ((scalar[index] - SECP256K1_N[index] - borrow) >> 8) & 1;
+  }
+  return borrow === 0;
+}
+
+const isZero = (scalar: Uint8Array): boolean => scalar.reduce((bits, byte) => bits | byte, 0) === 0;
+
+/**
+ * BIP-32 private derivation on secp256k1 (CKDpriv) with node:crypto's HMAC-SHA512 and byte arithmetic: only the
+ * parents of non-hardened steps need their public key, so `m/44'/60'/0'/0/0` costs two point multiplications where
+ * @scure/bip32 (which computes every node's public key for its fingerprint) costs six. Every intermediate secret is a
+ * buffer zeroed once used. Equal to @scure/bip32's result for every path (checked in derivation.spec.ts).
  */
 export function bip32Secp256k1(seed: Uint8Array, path: string): Uint8Array {
   let digest = hmacSha512('Bitcoin seed', seed);
-  let key = BigInt(`0x${digest.subarray(0, 32).toString('hex')}`);
-  let chainCode = digest.subarray(32);
-  for (const { index, hardened } of parsePath(path)) {
-    const parent = Buffer.from(key.toString(16).padStart(64, '0'), 'hex');
-    const data = hardened ? Buffer.concat([Buffer.alloc(1), parent, ser32(index)]) : Buffer.concat([secp256k1PublicKey(parent, true), ser32(index)]);
-    parent.fill(0);
-    digest = hmacSha512(chainCode, data);
-    const tweak = BigInt(`0x${digest.subarray(0, 32).toString('hex')}`);
-    if (tweak >= SECP256K1_N) {
+  const key = Buffer.from(digest.subarray(0, 32));
+  const chainCode = Buffer.from(digest.subarray(32));
+  digest.fill(0);
+  try {
+    if (atLeastN(key) || isZero(key)) {
       throw new Error('BIP-32 derivation produced an invalid key; the next index should be used');
     }
-    key = (tweak + key) % SECP256K1_N;
-    if (key === 0n) {
-      throw new Error('BIP-32 derivation produced an invalid key; the next index should be used');
+    for (const { index, hardened } of parsePath(path)) {
+      const data = hardened ? Buffer.concat([Buffer.alloc(1), key, ser32(index)]) : Buffer.concat([secp256k1PublicKey(key, true), ser32(index)]);
+      digest = hmacSha512(chainCode, data);
+      data.fill(0);
+      const tweak = digest.subarray(0, 32);
+      if (atLeastN(tweak)) {
+        throw new Error('BIP-32 derivation produced an invalid key; the next index should be used');
+      }
+      addModN(key, tweak);
+      digest.copy(chainCode, 0, 32);
+      digest.fill(0);
+      if (isZero(key)) {
+        throw new Error('BIP-32 derivation produced an invalid key; the next index should be used');
+      }
     }
-    chainCode = digest.subarray(32);
+    return Buffer.from(key);
+  } finally {
+    key.fill(0);
+    chainCode.fill(0);
+    digest.fill(0);
   }
-  return Buffer.from(key.toString(16).padStart(64, '0'), 'hex');
 }
+
+/** For tests: {@link addModN} on copies. */
+export const scalarAddModN = (key: Uint8Array, tweak: Uint8Array): Uint8Array => {
+  const result = Uint8Array.from(key);
+  addModN(result, tweak);
+  return result;
+};
 
 /**
  * SLIP-10 for Ed25519 (hardened steps only, as Ed25519 allows): master = HMAC-SHA512("ed25519 seed", seed); each step
@@ -179,7 +271,7 @@ export function addressOf(chain: Chain, privateKey: Uint8Array): string {
 
 /** The three addresses of a wallet's entropy. Intermediate secrets are zeroed before returning. */
 export function addressesOf(entropy: Uint8Array): Addresses {
-  const seed = seedOf(mnemonicOf(entropy));
+  const seed = seedOfEntropy(entropy);
   try {
     const addresses = {} as Addresses;
     for (const chain of CHAINS) {

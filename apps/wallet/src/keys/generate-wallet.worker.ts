@@ -2,7 +2,8 @@
  * Worker-thread task: fresh 256-bit entropy from the CSPRNG and the wallet's three addresses. Runs off the event
  * loop (PBKDF2, elliptic-curve work), so reads and signatures stay fast while wallets are created.
  */
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { Addresses, addressesOf } from './derivation';
 
 export interface GeneratedWallet {
@@ -11,6 +12,16 @@ export interface GeneratedWallet {
 }
 
 export default function generateWallet(): GeneratedWallet {
-  const entropy = new Uint8Array(randomBytes(32));
-  return { entropy, addresses: addressesOf(entropy) };
+  // Filled in place: no intermediate buffer of the secret is left behind.
+  const entropy = randomFillSync(new Uint8Array(32));
+  const addresses = addressesOf(entropy);
+  // The entropy's memory moves to the caller (transferred, not copied), so no copy stays in this thread.
+  return move({
+    get [transferableSymbol]() {
+      return [entropy.buffer];
+    },
+    get [valueSymbol]() {
+      return { entropy, addresses };
+    },
+  }) as unknown as GeneratedWallet;
 }

@@ -3,7 +3,7 @@ import { secp256k1 } from '@noble/curves/secp256k1';
 import { blake2b } from '@noble/hashes/blake2b';
 import { keccak_256 } from '@noble/hashes/sha3';
 import { base58 } from '@scure/base';
-import { Chain, ed25519PublicKey } from './derivation';
+import { Chain } from './derivation';
 
 /**
  * EIP-191 `personal_sign`: keccak256("\x19Ethereum Signed Message:\n" + length + message), secp256k1 with low s,
@@ -43,7 +43,8 @@ function bcsBytes(message: Uint8Array): Uint8Array {
 export function signSui(privateKey: Uint8Array, message: Uint8Array): string {
   const digest = blake2b(Uint8Array.of(3, 0, 0, ...bcsBytes(message)), { dkLen: 32 });
   const signature = ed25519.sign(digest, privateKey);
-  return Buffer.from(Uint8Array.of(0, ...signature, ...ed25519PublicKey(privateKey))).toString('base64');
+  // @noble/curves, bytes in and out: the faster OpenSSL route (ed25519PublicKey) takes the key as a base64url string.
+  return Buffer.from(Uint8Array.of(0, ...signature, ...ed25519.getPublicKey(privateKey))).toString('base64');
 }
 
 export function signWith(chain: Chain, privateKey: Uint8Array, message: Uint8Array): string {

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppError, ChainName, SignatureView, actorOf } from '@game-wallet/contracts';
 import { newId } from '@game-wallet/database';
 import { createHash } from 'node:crypto';
-import { chainKey, mnemonicOf, seedOf } from '../keys/derivation';
+import { chainKey, seedOfEntropy } from '../keys/derivation';
 import { KeyIntegrityError, openEntropy } from '../keys/envelope';
 import { MASTER_KEYS, MasterKeys } from '../keys/master-keys';
 import { signWith } from '../keys/signing';
@@ -45,7 +45,7 @@ export class SigningService {
       }
       throw error;
     }
-    const seed = seedOf(mnemonicOf(entropy));
+    const seed = seedOfEntropy(entropy);
     entropy.fill(0);
     const key = chainKey(seed, chain);
     seed.fill(0);

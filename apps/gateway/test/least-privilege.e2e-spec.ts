@@ -7,6 +7,7 @@ import {
   TestPlatform,
   consoleToken,
   createGame,
+  createKey,
   createPlayer,
   http,
   profileJwt,
@@ -165,26 +166,41 @@ describe('the platform under least-privilege credentials', () => {
     }
   });
 
-  it('answers 503 when the broadcast of a revocation is refused, and the revocation still applies within 30 s', async () => {
+  it('answers 503 when the broadcast of a revocation or a key change fails, and both still apply within 30 s', async () => {
     const token = await consoleToken(platform);
     const game = await createGame(platform, token, 'Refused broadcast');
     const player = await createPlayer(platform, game.key);
     const jwt = await profileJwt(platform, player.profileId, game.key);
+    const spare = await createKey(platform, token, game.gameId, 'spare');
+    expect((await http('GET', `${platform.coreUrl}/v1/player/${player.id}`, { apiKey: spare.key })).status).toBe(200);
     const withoutEvents = redisAclRules('identity', prefix).filter((rule) => !rule.includes(':events:'));
     await admin.call('ACL', 'SETUSER', 'identity', 'clearselectors', ...withoutEvents.filter((rule) => rule.startsWith('(')));
     try {
       const revoked = await http<{ code: string }>('POST', `${platform.baseUrl}/v1/profile/${player.profileId}/revoke`, { apiKey: game.key, body: {} });
       expect(revoked.status).toBe(503);
       expect(revoked.body.code).toBe('SERVICE_UNAVAILABLE');
+      const deactivated = await http<{ code: string }>('PATCH', `${platform.baseUrl}/v1/console/games/${game.gameId}/api-keys/${spare.keyId}`, {
+        bearer: token,
+        body: { active: false },
+      });
+      expect(deactivated.status).toBe(503);
     } finally {
       await admin.call('ACL', 'SETUSER', 'identity', 'clearselectors', ...redisAclRules('identity', prefix).filter((rule) => rule.startsWith('(')));
     }
-    await waitFor(
-      async () => (await http<{ code?: string }>('GET', `${platform.baseUrl}/v1/wallet/${player.walletId}`, { bearer: jwt })).body.code === 'TOKEN_REVOKED',
-      35_000,
-      'the revocation to apply without its broadcast',
-      250,
-    );
+    await Promise.all([
+      waitFor(
+        async () => (await http<{ code?: string }>('GET', `${platform.baseUrl}/v1/wallet/${player.walletId}`, { bearer: jwt })).body.code === 'TOKEN_REVOKED',
+        35_000,
+        'the revocation to apply without its broadcast',
+        250,
+      ),
+      waitFor(
+        async () => (await http<{ code?: string }>('GET', `${platform.coreUrl}/v1/player/${player.id}`, { apiKey: spare.key })).body.code === 'API_KEY_INACTIVE',
+        35_000,
+        'the deactivated key to be refused without its broadcast',
+        250,
+      ),
+    ]);
   }, 60_000);
 });
 

@@ -64,4 +64,17 @@ function serve(start) {
     });
 }
 
-module.exports = { decorateMethod, settings, serve };
+/**
+ * The transport keyring of a run: the runner's key (BENCH_TRANSPORT_KEY); with BENCH_TRANSPORT_AUTH=none, one that
+ * neither computes nor checks a MAC (same wire format), so `hmac.mjs` measures what authentication alone costs.
+ */
+function benchKeyring(TransportKeyring) {
+  const keyring = new TransportKeyring(new Map([['bench', Buffer.from(process.env.BENCH_TRANSPORT_KEY, 'base64')]]), 'bench');
+  if (process.env.BENCH_TRANSPORT_AUTH === 'none') {
+    keyring.sign = () => 'bench.unsigned';
+    keyring.verify = () => 'ok';
+  }
+  return keyring;
+}
+
+module.exports = { benchKeyring, decorateMethod, settings, serve };

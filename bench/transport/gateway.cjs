@@ -3,7 +3,7 @@
 // answers with its reply. BENCH_MODE=ours uses the Redis Streams transport (dist/libs/transport), BENCH_MODE=builtin
 // uses NestJS's built-in Redis transport. Everything else is the same in both modes.
 const { join } = require('node:path');
-const { decorateMethod, settings, serve } = require('./common.cjs');
+const { benchKeyring, decorateMethod, settings, serve } = require('./common.cjs');
 const { Controller, Get, Module, Req } = require('@nestjs/common');
 const { NestFactory } = require('@nestjs/core');
 const { ClientProxyFactory, Transport } = require('@nestjs/microservices');
@@ -16,7 +16,7 @@ const PATTERN = 'core.ping';
 async function openClient({ mode, redisUrl, redisHost, redisPort, keyPrefix }) {
   if (mode === 'ours') {
     const { RedisStreamsClient, TransportKeyring } = require(join(__dirname, '..', '..', 'dist', 'libs', 'transport', 'src'));
-    const keyring = new TransportKeyring(new Map([['bench', Buffer.from(process.env.BENCH_TRANSPORT_KEY, 'base64')]]), 'bench');
+    const keyring = benchKeyring(TransportKeyring);
     const client = new RedisStreamsClient({ redisUrl, keyPrefix, deadlineMs: 5000, keyring });
     await client.connect();
     if (!client.isReady) throw new Error(`RedisStreamsClient could not connect to ${redisUrl}`);

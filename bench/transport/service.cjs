@@ -3,7 +3,7 @@
 // BENCH_MODE=ours listens on the Redis Streams transport (dist/libs/transport), BENCH_MODE=builtin on NestJS's
 // built-in Redis transport. The handler is the same in both modes.
 const { join } = require('node:path');
-const { decorateMethod, settings, serve } = require('./common.cjs');
+const { benchKeyring, decorateMethod, settings, serve } = require('./common.cjs');
 const { Controller, Module } = require('@nestjs/common');
 const { NestFactory } = require('@nestjs/core');
 const { MessagePattern, Transport } = require('@nestjs/microservices');
@@ -22,7 +22,7 @@ Module({ controllers: [PingController] })(ServiceModule);
 function transportOptions({ mode, redisUrl, redisHost, redisPort, keyPrefix }) {
   if (mode === 'ours') {
     const { RedisStreamsServer, TransportKeyring } = require(join(__dirname, '..', '..', 'dist', 'libs', 'transport', 'src'));
-    const keyring = new TransportKeyring(new Map([['bench', Buffer.from(process.env.BENCH_TRANSPORT_KEY, 'base64')]]), 'bench');
+    const keyring = benchKeyring(TransportKeyring);
     return { strategy: new RedisStreamsServer({ service: 'core', redisUrl, keyPrefix, keyring }) };
   }
   if (mode === 'builtin') {

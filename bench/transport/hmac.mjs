@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+// What authenticating transport messages costs, in one build: the transport benchmark's gateway and service (GET
+// /call → core.ping over our Redis Streams transport) with the real keyring (HMAC-SHA256 on every request and reply)
+// against a keyring that neither computes nor checks a MAC (same wire format). Pairs run alternately, the order
+// flipped every pair so neither side always runs second, at 1 and at 64 connections. Results go to
+// bench/results/transport-hmac.json and are summarised in transport-hmac.md by hand.
+//
+//   node tools/build.mjs && node bench/transport/hmac.mjs [pairs=6]
+//
+// Environment: BENCH_REDIS_URL (default redis://127.0.0.1:6379).
+import { randomBytes } from 'node:crypto';
+import { fork } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..', '..');
+const require = createRequire(import.meta.url);
+const autocannon = require('autocannon');
+const PAIRS = Number(process.argv[2] ?? 6);
+const LOADS = [
+  { connections: 1, duration: 6 },
+  { connections: 64, duration: 6 },
+];
+const TRANSPORT_KEY = randomBytes(32).toString('base64');
+
+function start(script, auth, prefix) {
+  const proc = fork(join(here, script), [], {
+    cwd: root,
+    execArgv: [],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      BENCH_MODE: 'ours',
+      BENCH_KEY_PREFIX: prefix,
+      BENCH_TRANSPORT_KEY: TRANSPORT_KEY,
+      BENCH_TRANSPORT_AUTH: auth,
+    },
+  });
+  const ready = new Promise((resolveReady, reject) => {
+    proc.on('message', (message) => message?.type === 'ready' && resolveReady(message));
+    proc.once('exit', (code) => reject(new Error(`${script} exited (${code})`)));
+  });
+  return { proc, ready };
+}
+
+let queries = 0;
+function cpuMs(proc) {
+  const id = ++queries;
+  return new Promise((resolveCpu) => {
+    const onMessage = (message) => {
+      if (message?.type === 'cpu' && message.id === id) {
+        proc.off('message', onMessage);
+        resolveCpu((message.usage.user + message.usage.system) / 1000);
+      }
+    };
+    proc.on('message', onMessage);
+    proc.send({ type: 'cpu', id });
+  });
+}
+
+async function measure(auth) {
+  const prefix = `bench-hmac-${process.pid}-${auth}-${Date.now()}`;
+  const service = start('service.cjs', auth, prefix);
+  await service.ready;
+  const gateway = start('gateway.cjs', auth, prefix);
+  const { port } = await gateway.ready;
+  const url = `http://127.0.0.1:${port}/call`;
+  await autocannon({ url, connections: 64, duration: 2 });
+  const results = {};
+  for (const load of LOADS) {
+    const before = await Promise.all([cpuMs(gateway.proc), cpuMs(service.proc)]);
+    const result = await autocannon({ url, connections: load.connections, duration: load.duration });
+    const after = await Promise.all([cpuMs(gateway.proc), cpuMs(service.proc)]);
+    const requests = result.requests.total;
+    results[`c${load.connections}`] = {
+      rps: Math.round(result.requests.average),
+      errors: result.errors + result.non2xx,
+      cpuUsPerRequest: Math.round(((after[0] - before[0] + after[1] - before[1]) * 1000) / requests),
+      p99Ms: result.latency.p99,
+    };
+  }
+  for (const child of [gateway, service]) {
+    child.proc.kill('SIGTERM');
+  }
+  await sleep(500);
+  return results;
+}
+
+const pairs = [];
+for (let pair = 0; pair < PAIRS; pair += 1) {
+  const order = pair % 2 === 0 ? ['none', 'hmac'] : ['hmac', 'none'];
+  const runs = {};
+  for (const auth of order) {
+    runs[auth] = await measure(auth);
+  }
+  pairs.push({ order, ...runs });
+  const line = (load) =>
+    `${load}: none ${runs.none[load].rps}/s ${runs.none[load].cpuUsPerRequest} µs, hmac ${runs.hmac[load].rps}/s ${runs.hmac[load].cpuUsPerRequest} µs`;
+  process.stdout.write(`pair ${pair + 1} (${order.join(' then ')}): ${line('c1')}; ${line('c64')}\n`);
+}
+const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
+const summary = Object.fromEntries(
+  LOADS.map(({ connections }) => {
+    const load = `c${connections}`;
+    const ratio = (field) => mean(pairs.map((pair) => pair.hmac[load][field] / pair.none[load][field]));
+    return [load, { throughputRatio: Number(ratio('rps').toFixed(3)), cpuRatio: Number(ratio('cpuUsPerRequest').toFixed(3)) }];
+  }),
+);
+process.stdout.write(`hmac ÷ none, mean of ${PAIRS} pairs: ${JSON.stringify(summary)}\n`);
+await writeFile(join(root, 'bench', 'results', 'transport-hmac.json'), `${JSON.stringify({ measuredAt: new Date().toISOString(), pairs, summary }, null, 2)}\n`);
+process.exit(0);

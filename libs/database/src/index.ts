@@ -5,3 +5,4 @@ export * from './migrations-runner';
 export * from './pool';
 export * from './service-database.module';
 export * from './run-locked';
+export * from './database-outage';

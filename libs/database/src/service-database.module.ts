@@ -1,7 +1,9 @@
 import { DynamicModule, Injectable, Logger, Module, OnModuleInit } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppMetrics } from '@game-wallet/observability';
 import { DataSource, DataSourceOptions } from 'typeorm';
+import { DatabaseOutageInterceptor } from './database-outage';
 import { runMigrationsLocked } from './migrations-runner';
 import { poolOf } from './pool';
 
@@ -24,7 +26,7 @@ class PoolMetrics implements OnModuleInit {
 /**
  * The service's TypeORM connection to its own schema. The DataSource is initialised and migrated (under the advisory
  * lock) before any provider that needs it is built, so a started service always runs on an up-to-date schema.
- * Needs `AppMetrics` from the app's runtime module.
+ * Needs `AppMetrics` from the app's runtime module. Handlers answer 503 while the database is unavailable.
  */
 @Module({})
 export class ServiceDatabaseModule {
@@ -48,7 +50,8 @@ export class ServiceDatabaseModule {
           },
         }),
       ],
-      providers: [PoolMetrics],
+      // A database outage answers 503 from every handler of the service (see DatabaseOutageInterceptor).
+      providers: [PoolMetrics, { provide: APP_INTERCEPTOR, useClass: DatabaseOutageInterceptor }],
       exports: [TypeOrmModule],
     };
   }

@@ -46,7 +46,8 @@ export function toHttpError(exception: unknown, request: FastifyRequest, logger:
     if (status >= 500 && exception.code === 'INTERNAL_ERROR') {
       logger.error(`Request ${request.id} failed in a service: ${exception.message}`);
     }
-    const retryAfter = typeof exception.retryAfter === 'number' ? exception.retryAfter : undefined;
+    // 503 always says when to come back (1 s unless the service knows better); 429 says it when the limiter knows.
+    const retryAfter = typeof exception.retryAfter === 'number' ? exception.retryAfter : status === 503 ? 1 : undefined;
     return { status, body: { message: exception.message, code: exception.code }, retryAfter };
   }
   if (exception instanceof HttpException) {

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { HealthModule, postgresProbe, redisProbe } from '@game-wallet/health';
+import { HealthModule, drainingProbe, postgresProbe, redisProbe } from '@game-wallet/health';
 import { APP_REDIS, AppRuntime, RuntimeModule } from '@game-wallet/http';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
@@ -24,7 +24,11 @@ export class BaseApiModule {
         GatewayRuntimeModule.forRoot(shared),
         HealthModule.forRoot({
           inject: [GATEWAY_DB, APP_REDIS],
-          useFactory: (pool: Pool, redis: Redis) => [postgresProbe((sql) => pool.query(sql)), redisProbe(redis)],
+          useFactory: (pool: Pool, redis: Redis) => [
+            postgresProbe((sql) => pool.query(sql)),
+            redisProbe(redis),
+            drainingProbe(() => shared.lifecycle.draining),
+          ],
         }),
       ],
       controllers: [

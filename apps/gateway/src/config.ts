@@ -31,6 +31,8 @@ export interface GatewayConfig {
   databaseUrl: string;
   keyPrefix: string;
   /** Deadline of a request to a service, in ms. */
+  /** ms between SIGTERM (readiness turns 503) and closing the ports */
+  shutdownDrainMs: number;
   serviceDeadlineMs: number;
   /** Expected `iss` of tokens. */
   jwtIssuer: string;
@@ -103,6 +105,8 @@ const schema = z
     /** The gateway's own database URL (its health check only connects); falls back to `DATABASE_URL`. */
     GATEWAY_DATABASE_URL: urlVar(['postgres:', 'postgresql:']),
     SERVICE_DEADLINE_MS: positiveIntVar(5000),
+    /** On SIGTERM, how long readiness answers 503 (while the app still serves) before the ports close. */
+    SHUTDOWN_DRAIN_MS: z.preprocess(blankToUndefined, z.string().regex(/^\d+$/, 'must be a whole number of ms').transform(Number).optional()),
     JWT_ISSUER: z.preprocess(blankToUndefined, z.string().max(200).default('game-wallet')),
     RATE_LIMIT_API_KEY_RPS: positiveIntVar(100),
     RATE_LIMIT_API_KEY_BURST: positiveIntVar(200),
@@ -146,6 +150,8 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     databaseUrl: databaseUrlFor(env, 'GATEWAY_DATABASE_URL', parsed.DATABASE_URL),
     keyPrefix: parsed.TRANSPORT_KEY_PREFIX,
     serviceDeadlineMs: parsed.SERVICE_DEADLINE_MS,
+    // Long enough for load balancers to see readiness fail (Kubernetes removes the pod within a probe period or two).
+    shutdownDrainMs: parsed.SHUTDOWN_DRAIN_MS ?? (parsed.NODE_ENV === 'production' ? 5000 : 0),
     jwtIssuer: parsed.JWT_ISSUER,
     rateLimits: {
       apiKeyRps: parsed.RATE_LIMIT_API_KEY_RPS,

@@ -17,6 +17,8 @@ export interface GatewayShared {
   auth: GatewayAuth;
   /** The built web console's folder, or null when this gateway has none. */
   consoleRoot: string | null;
+  /** Set on SIGTERM: readiness answers 503 while requests in flight finish. */
+  lifecycle: { draining: boolean };
 }
 
 /**

@@ -48,7 +48,8 @@ runMain('gateway', async () => {
 
   const runtime: AppRuntime = { redis, metrics, logger, transportKeyring };
   const consoleRoot = findBuiltConsole(config.consoleDir, logger);
-  const shared = { config, transport, pool, auth, consoleRoot };
+  const lifecycle = { draining: false };
+  const shared = { config, transport, pool, auth, consoleRoot, lifecycle };
   const httpOptions = { trustProxy: config.trustProxy };
   const base = await createHttpApp(BaseApiModule.forRoot(runtime, shared), logger, metrics, httpOptions);
   await base.register(fastifyCookie);
@@ -61,6 +62,12 @@ runMain('gateway', async () => {
     { name: 'internal', port: config.internalPort, app: await createHttpApp(InternalModule.forRoot(runtime), logger, metrics) },
   ];
   for (const { app, port } of apps) {
+    // While draining, answers ask clients to reconnect (to another replica) rather than keep this connection.
+    app.getHttpAdapter().getInstance().addHook('onSend', async (_request, reply) => {
+      if (lifecycle.draining) {
+        void reply.header('connection', 'close');
+      }
+    });
     await app.listen(port, '0.0.0.0');
   }
   logger.info(
@@ -74,7 +81,9 @@ runMain('gateway', async () => {
       return;
     }
     stopping = true;
-    logger.info(`${signal} received: finishing requests in flight, then stopping`);
+    lifecycle.draining = true;
+    logger.info(`${signal} received: readiness answers 503 for ${config.shutdownDrainMs} ms, then the ports close once requests in flight finish`);
+    await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
     const timer = setTimeout(() => process.exit(1), 10_000);
     await Promise.all(apps.map(({ app }) => app.close()));
     await auth.close();

@@ -1,4 +1,4 @@
-import { TestPlatform } from '@game-wallet/testing';
+import { TestPlatform, freePort, waitFor } from '@game-wallet/testing';
 
 describe('gateway health (all four apps, real Postgres and Redis)', () => {
   let platform: TestPlatform;
@@ -14,12 +14,22 @@ describe('gateway health (all four apps, real Postgres and Redis)', () => {
   it('answers 200 with the Terminus report of database and redis when both are up', async () => {
     const response = await fetch(`${platform.baseUrl}/v1/health`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({
-      status: 'ok',
-      info: { database: { status: 'up' }, redis: { status: 'up' } },
-      error: {},
-      details: { database: { status: 'up' }, redis: { status: 'up' } },
-    });
+    const up = { database: { status: 'up' }, redis: { status: 'up' }, serving: { status: 'up' } };
+    expect(await response.json()).toEqual({ status: 'ok', info: up, error: {}, details: up });
+  });
+
+  it('turns readiness 503 on SIGTERM while it still serves, with Connection: close, then exits 0', async () => {
+    const ports = { BASE_PORT: String(await freePort()), CORE_PORT: String(await freePort()), GATEWAY_INTERNAL_PORT: String(await freePort()) };
+    const draining = await platform.startApp('gateway', 'gateway-draining', { ...ports, SHUTDOWN_DRAIN_MS: '1500' });
+    const base = `http://127.0.0.1:${ports.BASE_PORT}`;
+    draining.child.kill('SIGTERM');
+    await waitFor(async () => (await fetch(`${base}/v1/health`)).status === 503, 1000, 'readiness to turn 503');
+    const health = await fetch(`${base}/v1/health`);
+    expect(((await health.json()) as { error: Record<string, unknown> }).error).toEqual({ serving: { status: 'down', message: 'shutting down' } });
+    const served = await fetch(`${base}/v1/.well-known/jwks.json`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('connection')).toBe('close');
+    expect(await draining.waitForExit()).toBe(0);
   });
 
   it('answers liveness with 200 {status: ok}', async () => {

@@ -38,6 +38,7 @@ const CONNECTION_CODES: Record<string, string> = {
   '28P01': 'authentication failed',
   '28000': 'authentication failed',
   '57P01': 'shutting down',
+  SHUTTING_DOWN: 'shutting down',
   '57P03': 'starting up',
   GATEWAY_TIMEOUT: 'timeout',
   SERVICE_UNAVAILABLE: 'unavailable',
@@ -70,6 +71,17 @@ export function publicDownReason(error: unknown): string {
 /** A probe running `SELECT 1` through `query`. */
 export function postgresProbe(query: (sql: string) => Promise<unknown>, name = 'database'): HealthProbe {
   return { name, check: () => query('SELECT 1') };
+}
+
+/**
+ * Fails once the app started shutting down, so readiness turns 503 and load balancers stop sending it new requests
+ * while it finishes the ones it has.
+ */
+export function drainingProbe(isDraining: () => boolean): HealthProbe {
+  return {
+    name: 'serving',
+    check: () => (isDraining() ? Promise.reject(Object.assign(new Error('shutting down'), { code: 'SHUTTING_DOWN' })) : Promise.resolve()),
+  };
 }
 
 /** A probe sending PING on a Redis connection. */

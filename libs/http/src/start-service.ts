@@ -52,7 +52,10 @@ export async function startService(options: ServiceStartOptions): Promise<{ clos
   const close = (): Promise<void> => {
     closing ??= (async () => {
       const timer = setTimeout(() => process.exit(1), 15_000);
-      await app.close(); // stops consuming, waits for handlers in flight (≤ 10 s), runs shutdown hooks
+      // First stop consuming and let handlers in flight finish (≤ 10 s): Nest's destroy hooks, which run before it
+      // closes microservices, would otherwise close what those handlers still use (core's transport client).
+      await server.close();
+      await app.close();
       clearTimeout(timer);
       logger.flush();
     })();

@@ -1,8 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { waitFor } from './wait';
 
-export const REPO_ROOT = resolve(__dirname, '../../..');
+/** The repository's root, from the sources (tests) or from their build in `dist/` (`npm run drill`). */
+export const REPO_ROOT = ((up: string) => (basename(up) === 'dist' ? dirname(up) : up))(resolve(__dirname, '../../..'));
 
 /** A child process whose output is kept, line by line, for assertions (and shown when a test fails to start it). */
 export class RunningProcess {

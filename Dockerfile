@@ -35,8 +35,11 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 # ---- runtime: dist/ of one app and its libs, production node_modules, package.json; non-root ----
 FROM ${NODE_IMAGE} AS runtime
 ARG APP
+# The memory budget every app is soak-tested with (npm run soak: under 200 MB RSS each): a bounded old space, and a
+# small young generation (V8 otherwise lets it grow to tens of MB before collecting).
 ENV NODE_ENV=production \
-    APP=${APP}
+    APP=${APP} \
+    NODE_OPTIONS="--max-old-space-size=160 --max-semi-space-size=4"
 LABEL org.opencontainers.image.title="game-wallet-${APP}" \
       org.opencontainers.image.description="Game Wallet Platform: ${APP}"
 WORKDIR /app

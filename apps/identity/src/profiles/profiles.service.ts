@@ -15,7 +15,7 @@ export function toProfileView(profile: ProfileEntity): ProfileView {
 @Injectable()
 export class ProfilesService {
   /** Profiles never change once made (nor move game), so a read can be served from memory: token issuing needs no query. */
-  private readonly known = new LRUCache<string, ProfileEntity>({ max: 100_000 });
+  private readonly known = new LRUCache<string, ProfileEntity>({ max: 50_000 });
 
   constructor(
     private readonly profiles: ProfilesRepository,

@@ -4,13 +4,18 @@ import { join } from 'node:path';
 import Piscina from 'piscina';
 import { GeneratedWallet } from './generate-wallet.worker';
 
-/** A pool of worker threads (one per core) that generate wallet keys (piscina). */
+/**
+ * A pool of worker threads (one per core) that generate wallet keys (piscina). A worker's work is small and short-lived
+ * (32 bytes in, three addresses out), so its heap is capped low: each thread is a V8 heap of its own, and uncapped they
+ * grow lazily to tens of MB each before collecting.
+ */
 @Injectable()
 export class KeyGenerator implements OnModuleDestroy {
   private readonly pool = new Piscina({
     filename: join(__dirname, 'generate-wallet.worker.js'),
     maxThreads: Math.max(1, availableParallelism()),
     idleTimeout: 60_000,
+    resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 },
   });
 
   generate(): Promise<GeneratedWallet> {

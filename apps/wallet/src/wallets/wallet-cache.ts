@@ -14,7 +14,7 @@ import { WalletPublic } from './wallets.repository';
  */
 @Injectable()
 export class WalletCache implements OnModuleInit, OnModuleDestroy {
-  private readonly wallets = new LRUCache<string, WalletPublic>({ max: 200_000 });
+  private readonly wallets = new LRUCache<string, WalletPublic>({ max: 50_000 });
   private readonly channel: string;
   private subscriber?: BroadcastSubscriber;
 

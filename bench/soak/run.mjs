@@ -232,7 +232,7 @@ function chart(points, routes, apps) {
     }
     if (limit !== undefined) {
       parts.push(`<line x1="${left}" y1="${y(limit)}" x2="${width - right}" y2="${y(limit)}" stroke="#d62728" stroke-dasharray="6 4"/>`);
-      parts.push(`<text x="${width - right + 6}" y="${y(limit) + 4}" font-size="11" fill="#d62728">limit ${limit} MB</text>`);
+      parts.push(`<text x="${left + 6}" y="${y(limit) - 6}" font-size="11" fill="#d62728">limit ${limit} MB</text>`);
     }
     series.forEach((line, index) => {
       const colour = colours[index % colours.length];

@@ -120,6 +120,23 @@ describe('a PostgreSQL outage', () => {
     }
   }, 60_000);
 
+  it('answers 503, not the gateway\'s 504, when PostgreSQL hangs (frozen), and serves again once it answers', async () => {
+    postgres.freeze();
+    try {
+      const [created, read] = await Promise.all([
+        attempt('POST', `${platform.coreUrl}/v1/player/create`, { apiKey: game.key, body: { uniqueId: 'made-while-frozen' } }),
+        attempt('GET', `${platform.coreUrl}/v1/player/${cold.id}`, { apiKey: game.key }),
+      ]);
+      for (const answer of [created, read]) {
+        expect({ status: answer.status, code: answer.code, beforeTheDeadline: answer.ms < 5000 }).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE', beforeTheDeadline: true });
+      }
+    } finally {
+      postgres.thaw();
+    }
+    await waitFor(async () => (await attempt('GET', `${platform.coreUrl}/v1/player/${cold.id}`, { apiKey: game.key })).status === 200, 10_000, 'reads to work again', 250);
+    expect((await attempt('POST', `${platform.coreUrl}/v1/player/create`, { apiKey: game.key, body: { uniqueId: 'made-while-frozen' } })).status).toBe(201);
+  }, 30_000);
+
   it('answers 503 to writes on a read-only database (a standby, a primary in recovery) after its connections were cut, and serves reads', async () => {
     const database = new URL(platform.databaseUrl).pathname.slice(1);
     const cutConnections = (): Promise<unknown> =>

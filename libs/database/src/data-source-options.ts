@@ -31,8 +31,11 @@ export function serviceDataSourceOptions(input: ServiceDataSourceInput): DataSou
       max: input.poolSize ?? 10,
       // A connection (new, or from a busy pool) within 1.5 s, or the request answers 503: within 2 s in all.
       connectionTimeoutMillis: 1500,
-      // A query may not hold a connection forever (a hung statement would starve the pool).
-      statement_timeout: 10_000,
+      // A statement may not outlive the caller's deadline (5 s): past 4 s the server cancels it (57014) and a hung
+      // server is given up on at 4.5 s, so a slow database answers 503 (retry) rather than the gateway's 504.
+      // Migrations run without these limits (ServiceDatabaseModule).
+      statement_timeout: 4000,
+      query_timeout: 4500,
       application_name: `game-wallet-${input.schema}`,
     },
   };

@@ -14,6 +14,7 @@ describe('isDatabaseUnavailable', () => {
     ['a connection exception (08006)', pgError('08006')],
     ['a pool timeout', new Error('timeout exceeded when trying to connect')],
     ['a connection that died', new Error('Connection terminated unexpectedly')],
+    ['a server that stopped answering (client-side query timeout)', new Error('Query read timeout')],
     ['the same wrapped by TypeORM', new QueryFailedError('SELECT 1', [], pgError('57P01'))],
     ['a refused connection inside an AggregateError (IPv4 and IPv6)', new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })])],
   ])('is true for %s', (_, error) => {

@@ -11,13 +11,14 @@ import { Observable, catchError, throwError } from 'rxjs';
 const UNAVAILABLE_STATES = [/^08/, /^53/, /^57P0[1-3]$/, /^57014$/, /^25006$/];
 /** Socket errors on the way to the database. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-/** What `pg` and TypeORM say, without a code, when a connection died or none could be had in time. */
+/** What `pg` and TypeORM say, without a code, when a connection died, none could be had in time or a server hung. */
 const UNAVAILABLE_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
   'is not queryable',
   'Cannot use a pool after calling end',
   'Query runner already released',
+  'Query read timeout',
 ];
 
 /** True when `error` (or what it wraps: TypeORM's `driverError`, a `cause`) says the database is unavailable. */

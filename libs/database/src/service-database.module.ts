@@ -23,6 +23,12 @@ class PoolMetrics implements OnModuleInit {
   }
 }
 
+function withoutTimeouts(options: DataSourceOptions): DataSourceOptions {
+  const extra = (options as { extra?: Record<string, unknown> }).extra ?? {};
+  // Two connections: one holds the migrations' advisory lock while the other runs them.
+  return { ...options, extra: { ...extra, max: 2, statement_timeout: 0, query_timeout: undefined } } as DataSourceOptions;
+}
+
 /**
  * The service's TypeORM connection to its own schema. The DataSource is initialised and migrated (under the advisory
  * lock) before any provider that needs it is built, so a started service always runs on an up-to-date schema.
@@ -39,8 +45,16 @@ export class ServiceDatabaseModule {
           // retry* are read by the Nest module (the first connection is retried while Postgres starts).
           useFactory: () => ({ ...options, retryAttempts: 30, retryDelay: 1000 }),
           dataSourceFactory: async (resolved) => {
+            // Migrations on a connection of their own, without the per-statement limits requests have (an index on a
+            // large table may take minutes).
+            const migrator = await new DataSource(withoutTimeouts(resolved ?? options)).initialize();
+            let applied: string[];
+            try {
+              ({ applied } = await runMigrationsLocked(migrator, options.schema));
+            } finally {
+              await migrator.destroy();
+            }
             const dataSource = await new DataSource(resolved ?? options).initialize();
-            const { applied } = await runMigrationsLocked(dataSource, options.schema);
             logger.log(
               applied.length > 0
                 ? `Schema ${options.schema}: applied ${applied.length} migration(s): ${applied.join(', ')}`

@@ -176,6 +176,24 @@ export class PrivatePostgres {
     await this.process?.stop('SIGQUIT', 5000);
   }
 
+  /** Freezes the server and every backend (SIGSTOP): connections stay open but nothing answers. */
+  freeze(): void {
+    this.signalAll('STOP');
+  }
+
+  thaw(): void {
+    this.signalAll('CONT');
+  }
+
+  private signalAll(signal: 'STOP' | 'CONT'): void {
+    const pid = this.process?.child.pid;
+    if (pid !== undefined) {
+      process.kill(pid, `SIG${signal}`);
+      // The backends are the postmaster's children.
+      execFileSync('pkill', [`-${signal}`, '-P', String(pid)]);
+    }
+  }
+
   async destroy(): Promise<void> {
     await this.stop();
     rmSync(join(this.dataDir, '..'), { recursive: true, force: true });

@@ -1,10 +1,13 @@
 -- Least-privilege PostgreSQL roles of the Game Wallet Platform. Run it once in the platform's database, as a superuser
--- or the database owner, before the first start (and again at any time: it is idempotent, and it hands schemas that
+-- or as the database's owner with CREATEROLE (a managed database's admin user), before the first start (and again at any time: it is idempotent, and it hands schemas that
 -- an earlier version created as another role over to their service):
 --
 --   psql "postgres://admin@db:5432/game_wallet" -v ON_ERROR_STOP=1 \
 --     -v identity_password="..." -v wallet_password="..." -v core_password="..." -v gateway_password="..." \
 --     -f deploy/postgres/roles.sql
+--
+-- The passwords reach the server as in any CREATE ROLE … PASSWORD: run it with statement logging off, or give SCRAM
+-- verifiers (`SCRAM-SHA-256$…`, which PostgreSQL stores as they are) instead of the passwords themselves.
 --
 -- gw_identity, gw_wallet, gw_core: each owns its service's schema (it runs its own migrations there) and can touch
 -- nothing else: no other schema, no `public`, no new schemas. gw_gateway can only connect (its health check).
@@ -25,13 +28,14 @@ DECLARE
   object record;
 BEGIN
   EXECUTE format('REVOKE ALL ON DATABASE %I FROM PUBLIC', current_database());
-  REVOKE CREATE ON SCHEMA public FROM PUBLIC;
+  REVOKE ALL ON SCHEMA public FROM PUBLIC;
   FOREACH app IN ARRAY ARRAY['identity', 'wallet', 'core', 'gateway'] LOOP
     role := 'gw_' || app;
     IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = role) THEN
       EXECUTE format('CREATE ROLE %I', role);
     END IF;
-    EXECUTE format('ALTER ROLE %I WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT NOREPLICATION NOBYPASSRLS PASSWORD %L',
+    -- Only what a database owner may set (a new role has no SUPERUSER, REPLICATION or BYPASSRLS anyway).
+    EXECUTE format('ALTER ROLE %I WITH LOGIN NOCREATEDB NOCREATEROLE NOINHERIT PASSWORD %L',
       role, current_setting('game_wallet.' || app || '_password'));
     EXECUTE format('GRANT CONNECT ON DATABASE %I TO %I', current_database(), role);
     IF app <> 'gateway' THEN
@@ -40,9 +44,12 @@ BEGIN
       EXECUTE format('CREATE SCHEMA IF NOT EXISTS %I AUTHORIZATION %I', app, role);
       EXECUTE format('ALTER SCHEMA %I OWNER TO %I', app, role);
       EXECUTE format('REVOKE ALL ON SCHEMA %I FROM PUBLIC', app);
+      -- Sequences that belong to a column (serial, identity) follow their table; only free ones are handed over alone.
       FOR object IN
         SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname = app AND c.relkind IN ('r', 'p', 'S', 'v', 'm')
+          AND NOT (c.relkind = 'S' AND EXISTS (
+            SELECT FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype IN ('a', 'i')))
       LOOP
         EXECUTE format('ALTER %s %I.%I OWNER TO %I',
           CASE object.relkind WHEN 'S' THEN 'SEQUENCE' WHEN 'v' THEN 'VIEW' WHEN 'm' THEN 'MATERIALIZED VIEW' ELSE 'TABLE' END,

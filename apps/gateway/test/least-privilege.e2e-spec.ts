@@ -49,7 +49,10 @@ describe('the platform under least-privilege credentials', () => {
   beforeAll(async () => {
     [redis, postgres] = await Promise.all([PrivateRedis.start({ tls: true }), PrivatePostgres.start()]);
     await queryOnce(postgres.url(), 'CREATE DATABASE game_wallet');
+    // As an earlier version left it: identity's schema made by the superuser, with TypeORM's migrations table (serial).
+    await queryOnce(postgres.url('game_wallet'), 'CREATE SCHEMA identity; CREATE TABLE identity.migrations (id SERIAL PRIMARY KEY, "timestamp" bigint NOT NULL, name varchar NOT NULL)');
     await runRolesScript(postgres.url('game_wallet'), dbPasswords);
+    await runRolesScript(postgres.url('game_wallet'), dbPasswords); // idempotent
     admin = new Redis(redis.url);
     for (const app of REDIS_ACL_APPS) {
       await admin.call('ACL', 'SETUSER', app, 'on', `>${redisPasswords[app]}`, ...redisAclRules(app, prefix));
@@ -149,6 +152,7 @@ describe('the platform under least-privilege credentials', () => {
     };
     const cases: [AppName, string, string][] = [
       ['identity', 'SELECT count(*) FROM identity.operators', 'allowed'],
+      ['identity', "SELECT nextval('identity.migrations_id_seq')", 'allowed'],
       ['wallet', 'SELECT count(*) FROM wallet.wallets', 'allowed'],
       ['wallet', 'SELECT count(*) FROM identity.operators', 'denied'],
       ['wallet', 'SELECT count(*) FROM core.players', 'denied'],

@@ -1,7 +1,7 @@
 import { blake2b } from '@noble/hashes/blake2b';
 import { keccak_256 } from '@noble/hashes/sha3';
 import { sha256 } from '@noble/hashes/sha2';
-import { base58, utils } from '@scure/base';
+import { base58 } from '@scure/base';
 import { wordlist } from '@scure/bip39/wordlists/english';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { createHmac, createPrivateKey, createPublicKey, pbkdf2Sync } from 'node:crypto';
@@ -22,27 +22,33 @@ export interface Addresses {
   sui: string;
 }
 
-/**
- * BIP-39 word indexes, from @scure/base's coders composed exactly as @scure/bip39 composes them (its
- * `entropyToMnemonic` rebuilds them, a 2048-word index included, on every call: ≈5 % of a wallet's generation). The
- * checksum is the first ENT/32 bits of SHA-256(entropy) — for a wallet's 256 bits, the whole first byte — and every
- * 11 bits make a word.
- */
-const BIP39_INDEXES = utils.chain(
-  utils.checksum(1, (entropy) => {
-    const unused = 8 - entropy.length / 4;
-    return Uint8Array.of((sha256(entropy)[0] >> unused) << unused);
-  }),
-  utils.radix2(11, true),
-);
 /** The English words as UTF-8 bytes (all ASCII, so NFKD changes nothing). */
 const WORD_BYTES = wordlist.map((word) => Buffer.from(word, 'ascii'));
 
-function bip39Indexes(entropy: Uint8Array): number[] {
+/**
+ * BIP-39 word indexes of `entropy`: the entropy followed by the first ENT/32 bits of its SHA-256 (for a wallet's 256
+ * bits, the whole first byte), read 11 bits at a time. Done here on buffers that are zeroed afterwards (a coder
+ * library would leave copies of the entropy behind); equal to @scure/bip39 for every length (derivation.spec.ts).
+ */
+function bip39Indexes(entropy: Uint8Array): Uint16Array {
   if (![16, 20, 24, 28, 32].includes(entropy.length)) {
     throw new Error('BIP-39 entropy is 16, 20, 24, 28 or 32 bytes');
   }
-  return BIP39_INDEXES.encode(entropy);
+  const hash = sha256(entropy);
+  const bits = new Uint8Array(entropy.length + 1);
+  bits.set(entropy);
+  bits[entropy.length] = hash[0];
+  hash.fill(0);
+  const indexes = new Uint16Array((entropy.length * 8 + entropy.length / 4) / 11);
+  for (let word = 0; word < indexes.length; word += 1) {
+    let index = 0;
+    for (let bit = word * 11; bit < word * 11 + 11; bit += 1) {
+      index = (index << 1) | ((bits[bit >> 3] >> (7 - (bit & 7))) & 1);
+    }
+    indexes[word] = index;
+  }
+  bits.fill(0);
+  return indexes;
 }
 
 /**
@@ -50,9 +56,7 @@ function bip39Indexes(entropy: Uint8Array): number[] {
  * them. For showing and testing only: keys are derived with {@link seedOfEntropy}, which never makes this string.
  */
 export function mnemonicOf(entropy: Uint8Array): string {
-  return bip39Indexes(entropy)
-    .map((index) => wordlist[index])
-    .join(' ');
+  return Array.from(bip39Indexes(entropy), (index) => wordlist[index]).join(' ');
 }
 
 const PBKDF2_SALT = Buffer.from('mnemonic', 'utf8');

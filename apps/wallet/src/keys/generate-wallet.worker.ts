@@ -12,7 +12,7 @@ export interface GeneratedWallet {
 }
 
 export default function generateWallet(): GeneratedWallet {
-  // Filled in place: no intermediate buffer of the secret is left behind.
+  // Filled in place: no pooled or intermediate copy of the secret.
   const entropy = randomFillSync(new Uint8Array(32));
   const addresses = addressesOf(entropy);
   // The entropy's memory moves to the caller (transferred, not copied), so no copy stays in this thread.

@@ -3,7 +3,7 @@
  * line after `user ` is also what `ACL SETUSER` takes. Each app's password comes from REDIS_PASSWORD_<APP>
  * (REDIS_PASSWORD_GATEWAY, …) and is printed only as its SHA-256 (`#…`); unset, the line holds `>CHANGE-ME`.
  *
- *   npm run redis:acl -- --prefix gw > users.acl
+ *   npm run -s redis:acl -- --prefix gw > users.acl   (-s: without npm's own lines, which Redis would refuse)
  */
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';

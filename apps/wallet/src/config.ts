@@ -1,10 +1,13 @@
-import { Env, KEY_ID, ServiceConfig, keyringIds, loadServiceConfig, optionalStringVar, parseKeyring } from '@game-wallet/config';
+import { Env, KEY_ID, ServiceConfig, keyringIds, loadServiceConfig, optionalStringVar, parseKeyring, z } from '@game-wallet/config';
+import { cpuBudget } from './keys/cpu-budget';
 
 export interface WalletConfig extends ServiceConfig {
   /** id → 32-byte master key; every key that still wraps a wallet must be here. */
   masterKeys: Map<string, Buffer>;
   /** The key new wallets (and `rewrap`) use; undefined only in development (a key is generated). */
   masterKeyId?: string;
+  /** Worker threads that generate keys: `KEYGEN_THREADS`, else the CPUs the container may use. */
+  keygenThreads: number;
 }
 
 const MASTER_KEY = { minBytes: 32, exactBytes: true };
@@ -21,6 +24,10 @@ export function loadWalletConfig(env: Env): WalletConfig {
     defaultPort: 3102,
     databaseVariable: 'WALLET_DATABASE_URL',
     extra: {
+      KEYGEN_THREADS: z.preprocess(
+        (value) => (value === '' ? undefined : value),
+        z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number').transform(Number).optional(),
+      ),
       WALLET_MASTER_KEYS: optionalStringVar().superRefine((value, context) => {
         const parsed = parseMasterKeys(value);
         if (typeof parsed === 'string') {
@@ -36,5 +43,10 @@ export function loadWalletConfig(env: Env): WalletConfig {
   });
   const { extra, ...common } = config;
   const masterKeys = parseMasterKeys(extra.WALLET_MASTER_KEYS) as Map<string, Buffer>;
-  return { ...common, masterKeys, masterKeyId: extra.WALLET_MASTER_KEY_ID ?? (masterKeys.size === 1 ? [...masterKeys.keys()][0] : undefined) };
+  return {
+    ...common,
+    masterKeys,
+    masterKeyId: extra.WALLET_MASTER_KEY_ID ?? (masterKeys.size === 1 ? [...masterKeys.keys()][0] : undefined),
+    keygenThreads: extra.KEYGEN_THREADS ?? cpuBudget(),
+  };
 }

@@ -1,22 +1,28 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import { availableParallelism } from 'node:os';
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { join } from 'node:path';
 import Piscina from 'piscina';
+import { WalletConfig } from '../config';
+import { WALLET_CONFIG } from '../wallet-config.token';
 import { GeneratedWallet } from './generate-wallet.worker';
 
 /**
- * A pool of worker threads (one per core) that generate wallet keys (piscina). A worker's work is small and short-lived
- * (32 bytes in, three addresses out), so its heap is capped low: each thread is a V8 heap of its own, and uncapped they
- * grow lazily to tens of MB each before collecting.
+ * A pool of worker threads that generate wallet keys (piscina): one per CPU the container may use (`KEYGEN_THREADS`
+ * overrides it). A worker's work is small and short-lived (32 bytes in, three addresses out), so its heap is capped
+ * low: each thread is a V8 heap of its own, and uncapped they grow lazily to tens of MB each before collecting.
  */
 @Injectable()
 export class KeyGenerator implements OnModuleDestroy {
-  private readonly pool = new Piscina({
-    filename: join(__dirname, 'generate-wallet.worker.js'),
-    maxThreads: Math.max(1, availableParallelism()),
-    idleTimeout: 60_000,
-    resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 },
-  });
+  private readonly pool: Piscina;
+
+  constructor(@Inject(WALLET_CONFIG) config: WalletConfig) {
+    this.pool = new Piscina({
+      filename: join(__dirname, 'generate-wallet.worker.js'),
+      minThreads: 1,
+      maxThreads: config.keygenThreads,
+      idleTimeout: 60_000,
+      resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 },
+    });
+  }
 
   generate(): Promise<GeneratedWallet> {
     return this.pool.run(undefined) as Promise<GeneratedWallet>;

@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const { PrivatePostgres, PrivateRedis, TestPlatform, consoleToken, createGame, freePort, queryOnce } = require(join(root, 'dist/libs/testing/src'));
+const { PrivatePostgres, PrivateRedis, ReadinessBalancer, TestPlatform, consoleToken, createGame, freePort, queryOnce } = require(join(root, 'dist/libs/testing/src'));
 
 const { values: options } = parseArgs({ options: { 'phase-seconds': { type: 'string', default: '5' }, workers: { type: 'string', default: '8' } } });
 const PHASE_MS = Number(options['phase-seconds']) * 1000;
@@ -84,56 +84,14 @@ function record(status, ms) {
   }
 }
 
-async function watchReadiness() {
-  while (running) {
-    await Promise.all(
-      gateways.map(async (gateway) => {
-        try {
-          // Readiness, as a load balancer probes it; when no gateway is ready (an outage) requests go to any of them.
-          const response = await fetch(`${gateway.base}/v1/health`, { signal: AbortSignal.timeout(500) });
-          gateway.ready = response.ok;
-          await response.arrayBuffer();
-        } catch {
-          gateway.ready = false;
-        }
-      }),
-    );
-    await sleep(100);
-  }
-}
+const balancer = new ReadinessBalancer(gateways);
 
-let turn = 0;
-/** One request through the load balancer: to a live gateway, elsewhere when a connection is refused (never sent). */
+/** One request through the balancer, recorded in the current phase. */
 async function send(port, path, { method = 'GET', body, bearer } = {}) {
-  const requestId = `drill-${++sequence}`;
-  for (let attempt = 0; ; attempt += 1) {
-    const live = gateways.filter((gateway) => gateway.ready);
-    const gateway = live.length > 0 ? live[turn++ % live.length] : gateways[turn++ % gateways.length];
-    const started = performance.now();
-    try {
-      const response = await fetch(`${gateway[port]}${path}`, {
-        method,
-        headers: {
-          'x-request-id': requestId,
-          ...(bearer ? { authorization: `Bearer ${bearer}` } : { 'x-api-key': game.key }),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(15_000),
-      });
-      const text = await response.text();
-      record(response.status, performance.now() - started);
-      return { status: response.status, body: text ? JSON.parse(text) : undefined };
-    } catch (error) {
-      if (error?.cause?.code === 'ECONNREFUSED' && attempt < 50) {
-        gateway.ready = false;
-        await sleep(20);
-        continue;
-      }
-      record(`network ${error?.cause?.code ?? error?.name}`, performance.now() - started);
-      return { status: 0 };
-    }
-  }
+  const headers = { 'x-request-id': `drill-${++sequence}`, ...(bearer ? { authorization: `Bearer ${bearer}` } : { 'x-api-key': game.key }) };
+  const answer = await balancer.send(port, path, { method, headers, body });
+  record(answer.status, answer.ms);
+  return typeof answer.status === 'number' ? answer : { status: 0 };
 }
 
 async function worker(id) {
@@ -178,7 +136,6 @@ async function during(name, fault, recovered) {
   await recovered?.();
 }
 
-const watcher = watchReadiness();
 const workers = Array.from({ length: WORKERS }, (_, id) => worker(id));
 const killed = new Set();
 
@@ -204,7 +161,8 @@ await during('gateway#2 restart', async () => {
 });
 await during('steady again');
 running = false;
-await Promise.all([...workers, watcher]);
+await Promise.all(workers);
+await balancer.stop();
 
 // ---------------------------------------------------------------------------------------------------------------
 // Checks

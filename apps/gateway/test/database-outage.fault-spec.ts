@@ -37,18 +37,8 @@ describe('a PostgreSQL outage', () => {
 
   const attempt = async (method: string, url: string, options: Parameters<typeof http>[2] = {}): Promise<Attempt> => {
     const started = Date.now();
-    const response = await fetch(url, {
-      method,
-      headers: {
-        ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}),
-        ...(options.bearer ? { authorization: `Bearer ${options.bearer}` } : {}),
-        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-    const text = await response.text();
-    const body = text ? (JSON.parse(text) as { code?: string }) : {};
-    return { status: response.status, code: body.code, retryAfter: response.headers.get('retry-after'), ms: Date.now() - started };
+    const { status, body, headers } = await http<{ code?: string } | undefined>(method, url, options);
+    return { status, code: body?.code, retryAfter: headers.get('retry-after'), ms: Date.now() - started };
   };
 
   const routes = (): Record<'core' | 'identity' | 'wallet', [string, () => Promise<Attempt>][]> => ({

@@ -1,13 +1,9 @@
 import { PlayerView } from '@game-wallet/contracts';
-import { AppName, GameFixture, TestPlatform, consoleToken, createGame, freePort, queryOnce } from '@game-wallet/testing';
+import { AppName, BalancedGateway, GameFixture, ReadinessBalancer, TestPlatform, consoleToken, createGame, freePort, queryOnce } from '@game-wallet/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-interface Gateway {
-  name: string;
+interface Gateway extends BalancedGateway {
   env: Record<string, string>;
-  base: string;
-  core: string;
-  ready: boolean;
 }
 
 interface Outcome {
@@ -29,7 +25,6 @@ describe('graceful shutdown under load', () => {
   const outcomes: Outcome[] = [];
   const exitCodes: Record<string, number | null> = {};
   let running = true;
-  let retriedRefusals = 0;
 
   const replicaEnv = async (app: AppName): Promise<Record<string, string>> => {
     const variable = { identity: 'IDENTITY_PORT', wallet: 'WALLET_PORT', core: 'CORE_SERVICE_PORT', gateway: '' }[app];
@@ -54,57 +49,16 @@ describe('graceful shutdown under load', () => {
 
   afterAll(async () => {
     running = false;
+    await balancer?.stop();
     await platform?.stop();
   });
 
-  /** The load balancer's view: readiness of each gateway, every 100 ms. */
-  async function watchReadiness(): Promise<void> {
-    while (running) {
-      await Promise.all(
-        gateways.map(async (gateway) => {
-          try {
-            const response = await fetch(`${gateway.base}/v1/health`, { signal: AbortSignal.timeout(500) });
-            gateway.ready = response.status === 200;
-            await response.arrayBuffer();
-          } catch {
-            gateway.ready = false;
-          }
-        }),
-      );
-      await sleep(100);
-    }
-  }
+  let balancer: ReadinessBalancer;
 
-  let turn = 0;
-  async function send<T>(operation: Outcome['operation'], port: 'base' | 'core', path: string, init: { method: string; body?: unknown; bearer?: string }): Promise<T | undefined> {
-    for (;;) {
-      const ready = gateways.filter((gateway) => gateway.ready);
-      if (ready.length === 0) {
-        await sleep(20);
-        continue;
-      }
-      const gateway = ready[turn++ % ready.length];
-      try {
-        const response = await fetch(`${gateway[port]}${path}`, {
-          method: init.method,
-          headers: { 'x-api-key': game.key, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
-          body: init.body === undefined ? undefined : JSON.stringify(init.body),
-        });
-        const body = (await response.json()) as T;
-        outcomes.push({ operation, status: response.status });
-        return response.ok ? body : undefined;
-      } catch (error) {
-        const code = (error as { cause?: { code?: string } }).cause?.code ?? String(error);
-        if (code === 'ECONNREFUSED') {
-          // Never sent: a load balancer tries another replica.
-          gateway.ready = false;
-          retriedRefusals += 1;
-          continue;
-        }
-        outcomes.push({ operation, status: `network error ${code}` });
-        return undefined;
-      }
-    }
+  async function send<T>(operation: Outcome['operation'], port: 'base' | 'core', path: string, init: { method: string; body?: unknown }): Promise<T | undefined> {
+    const answer = await balancer.send(port, path, { ...init, headers: { 'x-api-key': game.key } });
+    outcomes.push({ operation, status: answer.status });
+    return typeof answer.status === 'number' && answer.status < 300 ? (answer.body as T) : undefined;
   }
 
   async function worker(id: number): Promise<void> {
@@ -130,7 +84,7 @@ describe('graceful shutdown under load', () => {
   }
 
   it('answers every request with 2xx while one replica of each app stops, then while every app restarts one by one', async () => {
-    const watcher = watchReadiness();
+    balancer = new ReadinessBalancer(gateways);
     const workers = Array.from({ length: 6 }, (_, id) => worker(id));
     await sleep(1500);
     for (const name of ['wallet#2', 'core#2', 'identity#2', 'gateway#2']) {
@@ -147,7 +101,8 @@ describe('graceful shutdown under load', () => {
     }
     await sleep(1000);
     running = false;
-    await Promise.all([...workers, watcher]);
+    await Promise.all(workers);
+    await balancer.stop();
 
     const failed = outcomes.filter((outcome) => typeof outcome.status !== 'number' || outcome.status >= 300);
     const count = (operation: Outcome['operation']): number =>
@@ -172,6 +127,6 @@ describe('graceful shutdown under load', () => {
       wallets: String(count('create')),
       signatures: String(count('sign')),
     });
-    process.stdout.write(`graceful shutdown: ${outcomes.length} requests, ${retriedRefusals} refused connections retried elsewhere\n`);
+    process.stdout.write(`graceful shutdown: ${outcomes.length} requests\n`);
   }, 240_000);
 });

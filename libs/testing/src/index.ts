@@ -9,3 +9,4 @@ export * from './service-health';
 export * from './fixtures';
 export * from './http';
 export * from './tokens';
+export * from './balancer';

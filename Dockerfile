@@ -1,40 +1,50 @@
-# Game Wallet Platform: one image per app, all built from this file.
+# Game Wallet Platform: one image per app, each built from this file with only that app's code.
 #
-#   docker build --build-arg APP=gateway  -t game-wallet-gateway  .
-#   docker build --build-arg APP=identity -t game-wallet-identity .
-#   docker build --build-arg APP=wallet   -t game-wallet-wallet   .
-#   docker build --build-arg APP=core     -t game-wallet-core     .
+#   docker build --build-arg APP=gateway  -t game-wallet-gateway:0.1.0  .
+#   docker build --build-arg APP=identity -t game-wallet-identity:0.1.0 .
+#   docker build --build-arg APP=wallet   -t game-wallet-wallet:0.1.0   .
+#   docker build --build-arg APP=core     -t game-wallet-core:0.1.0     .
 #
-# APP is required and must be one of gateway, identity, wallet, core. The build and prod-deps stages do not depend
-# on APP, so the four images share their cached layers and differ only in the last few.
+# APP is required: gateway, identity, wallet or core. The image holds the app's bundle (`nx build <app>`: its own code
+# and the libs it imports, in one file per entry point, without source maps), the packages its generated package.json
+# lists (production only, from the pruned lockfile), and, for the gateway, the web console's static files. No test code,
+# no other app, no build tools.
 #
-# Signals: node runs as PID 1 (exec-form CMD, no shell in between) and installs its own SIGTERM/SIGINT handlers,
-# which stop taking work and finish what is in flight within 10 s. No app spawns child processes, so there are no
-# zombies to reap and no init process (tini, `docker run --init`) is needed.
+# Signals: tini is PID 1; it forwards SIGTERM to node, which stops taking work and finishes what is in flight (the
+# gateway first drains for SHUTDOWN_DRAIN_MS), and it reaps any process left behind.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
-ARG APP
+# Node 22 LTS, pinned to a release; the code also runs on Node 20.19+ (what the tests run on).
+ARG NODE_IMAGE=node:22.23.3-bookworm-slim
 
-# ---- build: compile every app and lib to dist/ (plain CommonJS, path aliases rewritten), and the web console ----
+# ---- build: the app's bundle and generated package.json (and the console, for the gateway) ----
 FROM ${NODE_IMAGE} AS build
-WORKDIR /app
+ARG APP
+WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.base.json ./
+COPY nx.json tsconfig.base.json ./
 COPY tools ./tools
 COPY libs ./libs
 COPY apps ./apps
-RUN node tools/build.mjs
+RUN test -n "${APP}" || { echo "APP must be set: --build-arg APP=gateway|identity|wallet|core" >&2; exit 1; }
+RUN NX_DAEMON=false npx nx run "${APP}:build" --configuration=production --outputStyle=static --skip-nx-cache \
+ && mkdir -p /out \
+ && cp -r "dist/apps/${APP}/." /out/ \
+ && if [ "${APP}" = gateway ]; then cp -r dist/apps/console /out/console; fi \
+ && find /out -name '*.map' -delete
 
-# ---- prod-deps: runtime dependencies only ----
-FROM ${NODE_IMAGE} AS prod-deps
+# ---- deps: the production packages this app imports, exactly as locked ----
+FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
-COPY package.json package-lock.json ./
+COPY --from=build /out/package.json /out/package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
-# ---- runtime: dist/ of one app and its libs, production node_modules, package.json; non-root ----
+# ---- runtime ----
 FROM ${NODE_IMAGE} AS runtime
 ARG APP
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini \
+ && rm -rf /var/lib/apt/lists/*
 # The memory budget every app is soak-tested with (npm run soak: under 200 MB RSS each): a bounded old space, and a
 # small young generation (V8 otherwise lets it grow to tens of MB before collecting).
 ENV NODE_ENV=production \
@@ -43,38 +53,34 @@ ENV NODE_ENV=production \
 LABEL org.opencontainers.image.title="game-wallet-${APP}" \
       org.opencontainers.image.description="Game Wallet Platform: ${APP}"
 WORKDIR /app
-COPY --from=prod-deps /app/node_modules ./node_modules
-COPY package.json ./
-COPY --from=build /app/dist/libs ./dist/libs
-COPY --from=build /app/dist/apps/${APP}/src ./dist/apps/${APP}/src
 # Files stay owned by root and read-only to the app; the process runs as the image's unprivileged `node` user
 # (numeric, so Kubernetes can verify runAsNonRoot). Logs go to stdout. The only writable path is the data folder,
 # used in development alone (generated development keys; mount a volume there to keep them): in production every
 # key comes from the environment and the root filesystem can be read-only.
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /out/ ./
 RUN mkdir -p /app/.data/transport && chown -R 1000:1000 /app/.data
 USER 1000:1000
 STOPSIGNAL SIGTERM
+ENTRYPOINT ["/usr/bin/tini", "--"]
+# Also in the image: migrate.js (identity, wallet, core: the schema's migrations, for MIGRATIONS=job), and the
+# operator commands cli/rewrap.js (wallet) and cli/rotate-signing-key.js (identity).
+CMD ["node", "main.js"]
 
-# ---- one final stage per app: its ports and its entry point ----
+# ---- one final stage per app: the ports it listens on ----
 FROM runtime AS app-gateway
-# The web console's static files (served at /console, precompressed), owned by root and read-only like the code.
-COPY --from=build /app/dist/apps/console ./dist/apps/console
 # 3000 base_url (profile, wallet, health, JWKS, console), 3001 core_url (player), 3100 internal /metrics
 EXPOSE 3000 3001 3100
-CMD ["node", "dist/apps/gateway/src/main.js"]
 
 FROM runtime AS app-identity
 # internal port: /v1/health, /v1/health/live, /metrics (traffic arrives over Redis Streams)
 EXPOSE 3101
-CMD ["node", "dist/apps/identity/src/main.js"]
 
 FROM runtime AS app-wallet
 EXPOSE 3102
-CMD ["node", "dist/apps/wallet/src/main.js"]
 
 FROM runtime AS app-core
 EXPOSE 3103
-CMD ["node", "dist/apps/core/src/main.js"]
 
 # The image that is built: the stage of the app named by APP.
 FROM app-${APP}

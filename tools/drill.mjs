@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const { PrivatePostgres, PrivateRedis, ReadinessBalancer, TestPlatform, consoleToken, createGame, freePort, queryOnce } = require(join(root, 'dist/libs/testing/src'));
+const { PrivatePostgres, PrivateRedis, ReadinessBalancer, TestPlatform, consoleToken, createGame, freePort, queryOnce } = require(join(root, 'dist/out-tsc/libs/testing/src'));
 
 const { values: options } = parseArgs({ options: { 'phase-seconds': { type: 'string', default: '5' }, workers: { type: 'string', default: '8' } } });
 const PHASE_MS = Number(options['phase-seconds']) * 1000;

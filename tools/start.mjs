@@ -47,7 +47,7 @@ function render(app, line) {
 
 let stopping = false;
 const children = apps.map(({ name }) => {
-  const child = spawn(process.execPath, [join(root, `dist/apps/${name}/src/main.js`)], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(root, `dist/apps/${name}/main.js`)], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => console.log(render(name, line)));
   }

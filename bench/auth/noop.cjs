@@ -9,7 +9,7 @@ const { decorateMethod, serve } = require('../transport/common.cjs');
 const { Controller, Get, HttpCode, Module, Post } = require('@nestjs/common');
 const { APP_GUARD } = require('@nestjs/core');
 
-const dist = (lib) => require(join(__dirname, '..', '..', 'dist', 'libs', lib, 'src'));
+const dist = (lib) => require(join(__dirname, '..', '..', 'dist', 'out-tsc', 'libs', lib, 'src'));
 const { AuthGuard, Authenticated, GatewayAuth, Public } = dist('auth');
 const { createHttpApp } = dist('http');
 const { AppMetrics, createRootLogger } = dist('observability');

@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { ROUNDS, ROUNDS_METHOD, cpuLines, machine, measure, pairedRounds, root, startPlatform, table } from '../lib/platform.mjs';
 
 const require = createRequire(import.meta.url);
-const { RedisStreamsClient, TransportKeyring } = require(join(root, 'dist/libs/transport/src'));
-const { transportKeysOf } = require(join(root, 'dist/libs/config/src'));
+const { RedisStreamsClient, TransportKeyring } = require(join(root, 'dist/out-tsc/libs/transport/src'));
+const { transportKeysOf } = require(join(root, 'dist/out-tsc/libs/config/src'));
 
 const platform = await startPlatform('auth', ['identity', 'gateway']);
 const cancelTimeLimit = platform.timeLimit(420_000);

@@ -53,7 +53,7 @@ export async function startPlatform(name, apps = ['identity', 'wallet', 'core', 
   };
   const children = [];
   const healthOf = { identity: ports.identity, wallet: ports.wallet, core: ports.coreService, gateway: ports.base };
-  const start = (app) => children.push(spawn(process.execPath, [...((process.env.BENCH_CPU_PROF ?? '').split(',').includes(app) ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof/' + app] : []), join(root, `dist/apps/${app}/src/main.js`)], { env, stdio: ['ignore', 'ignore', 'inherit'] }));
+  const start = (app) => children.push(spawn(process.execPath, [...((process.env.BENCH_CPU_PROF ?? '').split(',').includes(app) ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof/' + app] : []), join(root, `dist/apps/${app}/main.js`)], { env, stdio: ['ignore', 'ignore', 'inherit'] }));
   const services = apps.filter((app) => app !== 'gateway');
   services.forEach(start);
   await Promise.all(services.map((app) => waitFor(`http://127.0.0.1:${healthOf[app]}/v1/health`)));

@@ -1,6 +1,6 @@
 'use strict';
 // Scenarios B and C, HTTP side: a NestJS app on Fastify whose `GET /call` asks the `core` service for `core.ping` and
-// answers with its reply. BENCH_MODE=ours uses the Redis Streams transport (dist/libs/transport), BENCH_MODE=builtin
+// answers with its reply. BENCH_MODE=ours uses the Redis Streams transport (dist/out-tsc/libs/transport), BENCH_MODE=builtin
 // uses NestJS's built-in Redis transport. Everything else is the same in both modes.
 const { join } = require('node:path');
 const { benchKeyring, decorateMethod, settings, serve } = require('./common.cjs');
@@ -15,7 +15,7 @@ const PATTERN = 'core.ping';
 /** Opens the transport client; resolves with the function the route calls and a close function. */
 async function openClient({ mode, redisUrl, redisHost, redisPort, keyPrefix }) {
   if (mode === 'ours') {
-    const { RedisStreamsClient, TransportKeyring } = require(join(__dirname, '..', '..', 'dist', 'libs', 'transport', 'src'));
+    const { RedisStreamsClient, TransportKeyring } = require(join(__dirname, '..', '..', 'dist', 'out-tsc', 'libs', 'transport', 'src'));
     const keyring = benchKeyring(TransportKeyring);
     const client = new RedisStreamsClient({ redisUrl, keyPrefix, deadlineMs: 5000, keyring });
     await client.connect();

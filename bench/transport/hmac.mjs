@@ -5,7 +5,7 @@
 // flipped every pair so neither side always runs second, at 1 and at 64 connections. Results go to
 // bench/results/transport-hmac.json and are summarised in transport-hmac.md by hand.
 //
-//   node tools/build.mjs && node bench/transport/hmac.mjs [pairs=6]
+//   npx nx run-many -t build compile && node bench/transport/hmac.mjs [pairs=6]
 //
 // Environment: BENCH_REDIS_URL (default redis://127.0.0.1:6379).
 import { randomBytes } from 'node:crypto';

@@ -574,8 +574,8 @@ async function main() {
   process.once('SIGINT', () => void cleanupAndExit(130, 'Interrupted.'));
   process.once('SIGTERM', () => void cleanupAndExit(143, 'Terminated.'));
 
-  if (!existsSync(join(root, 'dist', 'libs', 'transport', 'src', 'index.js'))) {
-    throw new Error('dist/libs/transport is missing: run `node tools/build.mjs` first (or `npm run bench:transport`).');
+  if (!existsSync(join(root, 'dist', 'out-tsc', 'libs', 'transport', 'src', 'index.js'))) {
+    throw new Error('dist/out-tsc/libs/transport is missing: run `npx nx run tools:compile` first (or `npm run bench:transport`).');
   }
   let redis;
   try {

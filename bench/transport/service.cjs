@@ -1,6 +1,6 @@
 'use strict';
 // Scenarios B and C, service side: a NestJS microservice answering `core.ping` with a small JSON object.
-// BENCH_MODE=ours listens on the Redis Streams transport (dist/libs/transport), BENCH_MODE=builtin on NestJS's
+// BENCH_MODE=ours listens on the Redis Streams transport (dist/out-tsc/libs/transport), BENCH_MODE=builtin on NestJS's
 // built-in Redis transport. The handler is the same in both modes.
 const { join } = require('node:path');
 const { benchKeyring, decorateMethod, settings, serve } = require('./common.cjs');
@@ -21,7 +21,7 @@ Module({ controllers: [PingController] })(ServiceModule);
 
 function transportOptions({ mode, redisUrl, redisHost, redisPort, keyPrefix }) {
   if (mode === 'ours') {
-    const { RedisStreamsServer, TransportKeyring } = require(join(__dirname, '..', '..', 'dist', 'libs', 'transport', 'src'));
+    const { RedisStreamsServer, TransportKeyring } = require(join(__dirname, '..', '..', 'dist', 'out-tsc', 'libs', 'transport', 'src'));
     const keyring = benchKeyring(TransportKeyring);
     return { strategy: new RedisStreamsServer({ service: 'core', redisUrl, keyPrefix, keyring }) };
   }

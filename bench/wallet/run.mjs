@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import { ROUNDS, ROUNDS_METHOD, cpuLines, json, machine, measure, median, pairedRounds, root, startPlatform, table } from '../lib/platform.mjs';
 
 const require = createRequire(import.meta.url);
-const { addressesOf } = require(join(root, 'dist/apps/wallet/src/keys/derivation'));
-const { KeyGenerator } = require(join(root, 'dist/apps/wallet/src/keys/key-generator'));
+const { addressesOf } = require(join(root, 'dist/out-tsc/apps/wallet/src/keys/derivation'));
+const { KeyGenerator } = require(join(root, 'dist/out-tsc/apps/wallet/src/keys/key-generator'));
 
 async function generationRates() {
   for (let i = 0; i < 50; i += 1) addressesOf(randomBytes(32));

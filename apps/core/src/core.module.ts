@@ -18,7 +18,7 @@ export class CoreModule {
       module: CoreModule,
       imports: [
         RuntimeModule.forRoot(runtime),
-        ServiceDatabaseModule.forRoot(coreDataSourceOptions(config.databaseUrl)),
+        ServiceDatabaseModule.forRoot(coreDataSourceOptions(config.databaseUrl), config.migrations),
         HealthModule.forRoot({
           inject: [DataSource, APP_REDIS],
           useFactory: (dataSource: DataSource, redis: Redis) => [postgresProbe((sql) => dataSource.query(sql)), redisProbe(redis)],

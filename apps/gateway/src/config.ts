@@ -15,8 +15,9 @@ import {
   urlVar,
   z,
 } from '@game-wallet/config';
+import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export interface GatewayConfig {
   nodeEnv: NodeEnv;
@@ -51,8 +52,11 @@ export interface GatewayConfig {
   dataDir: string;
 }
 
-/** Where the build puts the console, beside the gateway's own compiled code (`dist/apps/console`). */
-const BUILT_CONSOLE_DIR = resolve(__dirname, '../../console');
+/**
+ * Where the built console is found: `console/` beside the gateway's bundle in its image, or the build's own output
+ * beside the gateway's (`dist/apps/console`).
+ */
+const BUILT_CONSOLE_DIR = [join(__dirname, 'console'), resolve(__dirname, '../console')].find((dir) => existsSync(dir)) ?? join(__dirname, 'console');
 const withoutTrailingSlash = (url: string | undefined): string | undefined => url?.replace(/\/+$/, '');
 
 const blankToUndefined = (value: unknown): unknown => (value === '' ? undefined : value);

@@ -117,7 +117,7 @@ describe('profile JWTs (SPEC §3, §4.1)', () => {
     const before = await profileJwt(platform, profileId, game.key);
     const oldKid = decodeProtectedHeader(before).kid;
     const rotate = async () => {
-      const cli = spawnNode('rotate', 'dist/apps/identity/src/cli/rotate-signing-key.js', { ...platform.env, LOG_LEVEL: 'error' });
+      const cli = spawnNode('rotate', 'dist/apps/identity/cli/rotate-signing-key.js', { ...platform.env, LOG_LEVEL: 'error' });
       expect(await cli.waitForExit()).toBe(0);
       expect(cli.output).toContain('is now current');
     };

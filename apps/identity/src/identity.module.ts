@@ -25,7 +25,7 @@ export class IdentityModule {
       imports: [
         RuntimeModule.forRoot(runtime),
         IdentityConfigModule.forRoot(config),
-        ServiceDatabaseModule.forRoot(identityDataSourceOptions(config.databaseUrl)),
+        ServiceDatabaseModule.forRoot(identityDataSourceOptions(config.databaseUrl), config.migrations),
         HealthModule.forRoot({
           inject: [DataSource, APP_REDIS],
           useFactory: (dataSource: DataSource, redis: Redis) => [postgresProbe((sql) => dataSource.query(sql)), redisProbe(redis)],

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IDENTITY_MIGRATIONS } from '../src/database/migrations';
-import { RunningProcess, dropDatabase, queryOnce, spawnApp, uniqueDatabaseUrl, uniquePrefix, freePort, waitFor, waitForHttp, deleteKeys, TEST_REDIS_URL } from '@game-wallet/testing';
+import { RunningProcess, dropDatabase, queryOnce, spawnApp, spawnNode, uniqueDatabaseUrl, uniquePrefix, freePort, waitFor, waitForHttp, deleteKeys, TEST_REDIS_URL } from '@game-wallet/testing';
 
 const MIGRATION_NAMES = IDENTITY_MIGRATIONS.map((migration) => migration.name);
 
@@ -70,5 +70,48 @@ describe('migrations at start (advisory lock)', () => {
     await waitFor(() => !app.running, 30_000, 'identity to stop');
     expect(app.output).toContain('does not open with this IDENTITY_KEY_ENCRYPTION_KEY');
     expect(app.output).not.toMatch(/IntegrityError/);
+  });
+});
+
+describe('migrations by a job (MIGRATIONS=job)', () => {
+  const database = uniqueDatabaseUrl('migration-job');
+  const dataDir = mkdtempSync(join(tmpdir(), 'gwt-data-'));
+  const prefix = uniquePrefix('migration-job');
+  const running: RunningProcess[] = [];
+  const env = { DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, TRANSPORT_KEY_PREFIX: prefix, DATA_DIR: dataDir };
+
+  afterAll(async () => {
+    await Promise.all(running.map((app) => app.stop()));
+    await dropDatabase(database.name);
+    await deleteKeys(prefix);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('waits for the migration job without touching the schema, then serves once the job has run', async () => {
+    const port = await freePort();
+    const app = spawnApp('identity', { ...env, IDENTITY_PORT: String(port), MIGRATIONS: 'job' });
+    running.push(app);
+    await waitFor(() => app.output.includes('waiting for the migration job'), 30_000, 'identity to wait for the migration job');
+    expect(app.running).toBe(true);
+    const before = await queryOnce<{ count: string }>(database.url, "SELECT count(*)::text AS count FROM pg_namespace WHERE nspname = 'identity'");
+    expect(before[0].count).toBe('0');
+
+    const job = spawnNode('migrate', 'dist/apps/identity/migrate.js', env);
+    running.push(job);
+    await waitFor(() => !job.running, 30_000, 'the migration job to finish');
+    expect(job.child.exitCode).toBe(0);
+    expect(job.output).toContain(`migrate: applied ${MIGRATION_NAMES.length} migration(s)`);
+
+    await waitForHttp(`http://127.0.0.1:${port}/v1/health`, app);
+    expect(app.output).toContain('Schema identity is up to date');
+    expect(app.output).not.toContain('applied');
+  });
+
+  it('finds nothing to do when the job runs again', async () => {
+    const job = spawnNode('migrate-again', 'dist/apps/identity/migrate.js', env);
+    running.push(job);
+    await waitFor(() => !job.running, 30_000, 'the migration job to finish');
+    expect(job.child.exitCode).toBe(0);
+    expect(job.output).toContain('migrate: the identity schema is up to date');
   });
 });

@@ -36,11 +36,11 @@ describe(loadWalletConfig.name, () => {
     expect(message).not.toContain(key.slice(0, 12));
   });
 
-  it('sizes the key-generation pool from KEYGEN_THREADS, else from the CPUs the container may use', () => {
-    expect(loadWalletConfig({ KEYGEN_THREADS: '3' }).keygenThreads).toBe(3);
+  it('sizes the key-generation pool from WALLET_KEYGEN_THREADS, else from the CPUs the container may use', () => {
+    expect(loadWalletConfig({ WALLET_KEYGEN_THREADS: '3' }).keygenThreads).toBe(3);
     expect(loadWalletConfig({}).keygenThreads).toBeGreaterThanOrEqual(1);
     for (const value of ['0', 'abc', '-2']) {
-      expect(() => loadWalletConfig({ KEYGEN_THREADS: value })).toThrow('KEYGEN_THREADS: must be a positive whole number');
+      expect(() => loadWalletConfig({ WALLET_KEYGEN_THREADS: value })).toThrow('WALLET_KEYGEN_THREADS: must be a positive whole number');
     }
   });
 });

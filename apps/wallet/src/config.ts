@@ -6,7 +6,7 @@ export interface WalletConfig extends ServiceConfig {
   masterKeys: Map<string, Buffer>;
   /** The key new wallets (and `rewrap`) use; undefined only in development (a key is generated). */
   masterKeyId?: string;
-  /** Worker threads that generate keys: `KEYGEN_THREADS`, else the CPUs the container may use. */
+  /** Worker threads that generate keys: `WALLET_KEYGEN_THREADS`, else the CPUs the container may use. */
   keygenThreads: number;
 }
 
@@ -24,7 +24,7 @@ export function loadWalletConfig(env: Env): WalletConfig {
     defaultPort: 3102,
     databaseVariable: 'WALLET_DATABASE_URL',
     extra: {
-      KEYGEN_THREADS: z.preprocess(
+      WALLET_KEYGEN_THREADS: z.preprocess(
         (value) => (value === '' ? undefined : value),
         z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number').transform(Number).optional(),
       ),
@@ -47,6 +47,6 @@ export function loadWalletConfig(env: Env): WalletConfig {
     ...common,
     masterKeys,
     masterKeyId: extra.WALLET_MASTER_KEY_ID ?? (masterKeys.size === 1 ? [...masterKeys.keys()][0] : undefined),
-    keygenThreads: extra.KEYGEN_THREADS ?? cpuBudget(),
+    keygenThreads: extra.WALLET_KEYGEN_THREADS ?? cpuBudget(),
   };
 }

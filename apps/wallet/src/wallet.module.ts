@@ -18,7 +18,7 @@ export class WalletModule {
       module: WalletModule,
       imports: [
         RuntimeModule.forRoot(runtime),
-        ServiceDatabaseModule.forRoot(walletDataSourceOptions(config.databaseUrl)),
+        ServiceDatabaseModule.forRoot(walletDataSourceOptions(config.databaseUrl), config.migrations),
         HealthModule.forRoot({
           inject: [DataSource, APP_REDIS],
           useFactory: (dataSource: DataSource, redis: Redis) => [postgresProbe((sql) => dataSource.query(sql)), redisProbe(redis)],

@@ -27,8 +27,14 @@ describe(loadServiceConfig.name, () => {
       keyPrefix: 'gw',
       dataDir: '.data',
       transportKeys: { keys: new Map(), currentId: undefined },
+      migrations: 'start',
       extra: {},
     });
+  });
+
+  it('leaves migrations to a migration job with MIGRATIONS=job, and refuses any other value', () => {
+    expect(loadServiceConfig({ MIGRATIONS: 'job' }, spec).migrations).toBe('job');
+    expect(() => loadServiceConfig({ MIGRATIONS: 'never' }, spec)).toThrow(/MIGRATIONS/);
   });
 
   it('reads the transport keys, and needs the current one named when there are several', () => {

@@ -14,6 +14,8 @@ export interface ServiceConfig {
   /** Folder for development-only generated secrets (`DATA_DIR`, default `.data`). */
   dataDir: string;
   transportKeys: TransportKeysConfig;
+  /** Who applies the schema's migrations (`MIGRATIONS`): the service as it starts, or a migration job before it. */
+  migrations: 'start' | 'job';
 }
 
 export interface ServiceConfigSpec<E extends z.ZodRawShape> {
@@ -42,6 +44,7 @@ export function loadServiceConfig<E extends z.ZodRawShape = Record<never, never>
       [spec.portVariable]: portVar(spec.defaultPort),
       [spec.databaseVariable]: urlVar(['postgres:', 'postgresql:']),
       DATA_DIR: z.preprocess((value) => (value === '' ? undefined : value), z.string().default('.data')),
+      MIGRATIONS: z.preprocess((value) => (value === '' ? undefined : value), z.enum(['start', 'job']).default('start')),
       ...(spec.extra ?? {}),
     })
     .superRefine((_, context) => {
@@ -69,6 +72,7 @@ export function loadServiceConfig<E extends z.ZodRawShape = Record<never, never>
     keyPrefix: parsed.TRANSPORT_KEY_PREFIX as string,
     dataDir: parsed.DATA_DIR as string,
     transportKeys: transportKeysOf(parsed as { TRANSPORT_HMAC_KEYS?: string; TRANSPORT_HMAC_KEY_ID?: string }),
+    migrations: parsed.MIGRATIONS as 'start' | 'job',
     extra,
   };
 }

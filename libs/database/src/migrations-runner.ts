@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
 import { runLocked } from './run-locked';
 
 export interface MigrationReport {
@@ -20,4 +20,52 @@ export function runMigrationsLocked(dataSource: DataSource, schema: string): Pro
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     return { applied: applied.map((migration) => migration.name) };
   });
+}
+
+/** The pool settings of a migration connection: no per-statement limits (an index on a large table may take minutes). */
+export function migrationOptions(options: DataSourceOptions): DataSourceOptions {
+  const extra = (options as { extra?: Record<string, unknown> }).extra ?? {};
+  // Two connections: one holds the migrations' advisory lock while the other runs them.
+  return { ...options, extra: { ...extra, max: 2, statement_timeout: 0, query_timeout: undefined } } as DataSourceOptions;
+}
+
+/** Applies a schema's pending migrations on a connection of its own (the migration job, or a service at start). */
+export async function migrateSchema(options: DataSourceOptions & { schema: string }): Promise<MigrationReport> {
+  const migrator = await new DataSource(migrationOptions(options)).initialize();
+  try {
+    return await runMigrationsLocked(migrator, options.schema);
+  } finally {
+    await migrator.destroy();
+  }
+}
+
+/**
+ * With `MIGRATIONS=job` a service does not change its schema: it waits until the migration job has applied every
+ * migration it knows (so a Deployment may be applied together with its job), saying so every `reportEveryMs`.
+ */
+export async function waitForMigrations(
+  dataSource: DataSource,
+  report: (message: string) => void,
+  { pollMs = 2000, reportEveryMs = 10_000 } = {},
+): Promise<void> {
+  let reported = 0;
+  while (await hasPendingMigrations(dataSource)) {
+    if (Date.now() - reported >= reportEveryMs) {
+      reported = Date.now();
+      report(`Schema ${String((dataSource.options as { schema?: string }).schema)} has pending migrations: waiting for the migration job (MIGRATIONS=job)`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+async function hasPendingMigrations(dataSource: DataSource): Promise<boolean> {
+  try {
+    return await dataSource.showMigrations();
+  } catch (error) {
+    // Before the job's first run the schema, or its migrations table, does not exist yet.
+    if ((error as { code?: string }).code === '42P01' || (error as { code?: string }).code === '3F000') {
+      return true;
+    }
+    throw error;
+  }
 }

@@ -4,7 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppMetrics } from '@game-wallet/observability';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { DatabaseOutageInterceptor } from './database-outage';
-import { runMigrationsLocked } from './migrations-runner';
+import { migrateSchema, waitForMigrations } from './migrations-runner';
 import { poolOf } from './pool';
 
 /** Publishes the pool's connection counts as metrics. */
@@ -23,20 +23,21 @@ class PoolMetrics implements OnModuleInit {
   }
 }
 
-function withoutTimeouts(options: DataSourceOptions): DataSourceOptions {
-  const extra = (options as { extra?: Record<string, unknown> }).extra ?? {};
-  // Two connections: one holds the migrations' advisory lock while the other runs them.
-  return { ...options, extra: { ...extra, max: 2, statement_timeout: 0, query_timeout: undefined } } as DataSourceOptions;
-}
+/**
+ * Who applies a service's migrations: the service as it starts (`start`, under an advisory lock so replicas starting
+ * together apply each once), or a migration job run before the release (`job`: the service only waits for it).
+ */
+export type MigrationMode = 'start' | 'job';
 
 /**
- * The service's TypeORM connection to its own schema. The DataSource is initialised and migrated (under the advisory
- * lock) before any provider that needs it is built, so a started service always runs on an up-to-date schema.
+ * The service's TypeORM connection to its own schema. The DataSource is initialised and its schema brought up to date
+ * (or found up to date, with `MIGRATIONS=job`) before any provider that needs it is built, so a started service always
+ * runs on an up-to-date schema.
  * Needs `AppMetrics` from the app's runtime module. Handlers answer 503 while the database is unavailable.
  */
 @Module({})
 export class ServiceDatabaseModule {
-  static forRoot(options: DataSourceOptions & { schema: string }): DynamicModule {
+  static forRoot(options: DataSourceOptions & { schema: string }, migrations: MigrationMode = 'start'): DynamicModule {
     const logger = new Logger(ServiceDatabaseModule.name);
     return {
       module: ServiceDatabaseModule,
@@ -45,16 +46,15 @@ export class ServiceDatabaseModule {
           // retry* are read by the Nest module (the first connection is retried while Postgres starts).
           useFactory: () => ({ ...options, retryAttempts: 30, retryDelay: 1000 }),
           dataSourceFactory: async (resolved) => {
-            // Migrations on a connection of their own, without the per-statement limits requests have (an index on a
-            // large table may take minutes).
-            const migrator = await new DataSource(withoutTimeouts(resolved ?? options)).initialize();
-            let applied: string[];
-            try {
-              ({ applied } = await runMigrationsLocked(migrator, options.schema));
-            } finally {
-              await migrator.destroy();
+            const settings = (resolved ?? options) as DataSourceOptions & { schema: string };
+            if (migrations === 'job') {
+              const dataSource = await new DataSource(settings).initialize();
+              await waitForMigrations(dataSource, (message) => logger.warn(message));
+              logger.log(`Schema ${options.schema} is up to date`);
+              return dataSource;
             }
-            const dataSource = await new DataSource(resolved ?? options).initialize();
+            const { applied } = await migrateSchema(settings);
+            const dataSource = await new DataSource(settings).initialize();
             logger.log(
               applied.length > 0
                 ? `Schema ${options.schema}: applied ${applied.length} migration(s): ${applied.join(', ')}`

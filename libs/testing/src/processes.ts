@@ -1,9 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { basename, dirname, resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { waitFor } from './wait';
 
-/** The repository's root, from the sources (tests) or from their build in `dist/` (`npm run drill`). */
-export const REPO_ROOT = ((up: string) => (basename(up) === 'dist' ? dirname(up) : up))(resolve(__dirname, '../../..'));
+/** The repository's root, from the sources (tests) or from their compiled copy in `dist/out-tsc` (`npm run drill`). */
+export const REPO_ROOT = ((up: string) => (basename(up) === 'out-tsc' ? resolve(up, '../..') : up))(resolve(__dirname, '../../..'));
 
 /** A child process whose output is kept, line by line, for assertions (and shown when a test fails to start it). */
 export class RunningProcess {
@@ -64,9 +64,9 @@ export class RunningProcess {
 
 export type AppName = 'gateway' | 'identity' | 'wallet' | 'core';
 
-/** Starts a compiled app (`dist/`, built by `npm test` before jest) with `env` on top of a clean environment. */
+/** Starts an app's bundle (`dist/apps/<app>`, built by `nx build <app>` before the tests) with `env` on top of a clean environment. */
 export function spawnApp(app: AppName, env: Record<string, string>): RunningProcess {
-  return spawnNode(app, resolve(REPO_ROOT, `dist/apps/${app}/src/main.js`), env);
+  return spawnNode(app, resolve(REPO_ROOT, `dist/apps/${app}/main.js`), env);
 }
 
 /** Starts a compiled script (path relative to the repo root, under `dist/`). */

@@ -1,13 +1,13 @@
 import { AppError } from '@game-wallet/contracts';
 import { PrivateRedis, RunningProcess, sleep, spawnNode, uniquePrefix, waitFor } from '@game-wallet/testing';
 import { randomBytes } from 'node:crypto';
-import { RedisStreamsClient, TransportKeyring, heartbeatKey, streamKey } from '../src';
+import { RedisStreamsClient, TransportKeyring, heartbeatKey, streamKey } from '@game-wallet/transport';
 
 const KEY = randomBytes(32);
 const keyring = new TransportKeyring(new Map([['test', KEY]]), 'test');
 import Redis from 'ioredis';
 
-const FIXTURE = 'dist/libs/transport/test/fixtures/counting-service.js';
+const FIXTURE = 'dist/out-tsc/libs/transport/test/fixtures/counting-service.js';
 
 describe('Redis Streams transport (two replicas, real Redis)', () => {
   let redisServer: PrivateRedis;

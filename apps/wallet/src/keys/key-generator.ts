@@ -1,12 +1,18 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Piscina from 'piscina';
 import { WalletConfig } from '../config';
 import { WALLET_CONFIG } from '../wallet-config.token';
 import { GeneratedWallet } from './generate-wallet.worker';
 
+/** The worker's compiled file: beside this one when compiled file by file, under keys/ beside the app's bundle. */
+const WORKER_FILE = [join(__dirname, 'generate-wallet.worker.js'), join(__dirname, 'keys', 'generate-wallet.worker.js')].find((file) =>
+  existsSync(file),
+) ?? join(__dirname, 'generate-wallet.worker.js');
+
 /**
- * A pool of worker threads that generate wallet keys (piscina): one per CPU the container may use (`KEYGEN_THREADS`
+ * A pool of worker threads that generate wallet keys (piscina): one per CPU the container may use (`WALLET_KEYGEN_THREADS`
  * overrides it). A worker's work is small and short-lived (32 bytes in, three addresses out), so its heap is capped
  * low: each thread is a V8 heap of its own, and uncapped they grow lazily to tens of MB each before collecting.
  */
@@ -16,7 +22,7 @@ export class KeyGenerator implements OnModuleDestroy {
 
   constructor(@Inject(WALLET_CONFIG) config: WalletConfig) {
     this.pool = new Piscina({
-      filename: join(__dirname, 'generate-wallet.worker.js'),
+      filename: WORKER_FILE,
       minThreads: 1,
       maxThreads: config.keygenThreads,
       idleTimeout: 60_000,

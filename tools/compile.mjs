@@ -1,15 +1,14 @@
-// Compiles every app and lib (sources and test fixtures, not specs) to dist/ with SWC, and builds the web console
-// (apps/console, a browser app) with Vite into dist/apps/console, each text file also precompressed (.br, .gz).
-// Path aliases (@game-wallet/*) are rewritten to relative requires, so dist/ runs with plain `node`.
+// Compiles every app and lib file by file (sources and test fixtures, not specs) to dist/out-tsc with SWC, for what
+// runs the workspace's code outside the apps' bundles: test fixtures, benchmarks and the drill (`nx run tools:compile`).
+// The apps that ship are bundled by `nx build <app>` instead. Path aliases (@game-wallet/*) are rewritten to relative
+// requires, so dist/out-tsc runs with plain `node`.
 import { transformFile } from '@swc/core';
-import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
-import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const outDir = join(root, 'dist');
+const outDir = join(root, 'dist', 'out-tsc');
 const { compilerOptions } = JSON.parse(
   await import('node:fs').then((fs) => fs.readFileSync(join(root, 'tsconfig.base.json'), 'utf8')),
 );
@@ -58,30 +57,4 @@ for (const top of ['apps', 'libs']) {
   }
 }
 await Promise.all(jobs);
-console.log(`build: ${count} files compiled to dist/ in ${Date.now() - started} ms`);
-
-const consoleStarted = Date.now();
-const { build } = await import('vite');
-await build({ configFile: join(root, 'apps/console/vite.config.mts'), logLevel: 'warn' });
-const consoleDir = join(outDir, 'apps/console');
-const compressible = /\.(js|css|html|svg|json|txt)$/;
-let compressed = 0;
-async function* files(dir) {
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* files(path);
-    else yield path;
-  }
-}
-for await (const file of files(consoleDir)) {
-  if (compressible.test(file) && (await stat(file)).size >= 1024) {
-    const content = await readFile(file);
-    const [br, gz] = await Promise.all([
-      promisify(brotliCompress)(content, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: content.length } }),
-      promisify(gzip)(content, { level: 9 }),
-    ]);
-    await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gz)]);
-    compressed += 1;
-  }
-}
-console.log(`build: web console built to dist/apps/console in ${Date.now() - consoleStarted} ms (${compressed} files precompressed)`);
+console.log(`compile: ${count} files compiled to dist/out-tsc in ${Date.now() - started} ms`);

@@ -1,0 +1,23 @@
+/**
+ * Applies the identity schema's pending migrations and exits: the migration job of a release, for deployments that run
+ * services with `MIGRATIONS=job` (k8s/README.md). Safe beside running replicas and when run twice (advisory lock).
+ * Run with the identity service's environment:
+ *
+ *   node dist/apps/identity/migrate.js
+ */
+import 'reflect-metadata';
+import { ensureDatabase, migrateSchema } from '@game-wallet/database';
+import { runMain } from '@game-wallet/http';
+import { loadIdentityConfig } from './config';
+import { identityDataSourceOptions } from './database/data-source-options';
+
+runMain('migrate', async () => {
+  const config = loadIdentityConfig(process.env);
+  if (config.nodeEnv !== 'production') {
+    await ensureDatabase(config.databaseUrl);
+  }
+  const { applied } = await migrateSchema(identityDataSourceOptions(config.databaseUrl));
+  process.stdout.write(
+    applied.length > 0 ? `migrate: applied ${applied.length} migration(s): ${applied.join(', ')}\n` : 'migrate: the identity schema is up to date\n',
+  );
+});

@@ -1,0 +1,23 @@
+/**
+ * Applies the wallet schema's pending migrations and exits: the migration job of a release, for deployments that run
+ * services with `MIGRATIONS=job` (k8s/README.md). Safe beside running replicas and when run twice (advisory lock).
+ * Run with the wallet service's environment:
+ *
+ *   node dist/apps/wallet/migrate.js
+ */
+import 'reflect-metadata';
+import { ensureDatabase, migrateSchema } from '@game-wallet/database';
+import { runMain } from '@game-wallet/http';
+import { loadWalletConfig } from './config';
+import { walletDataSourceOptions } from './database/data-source-options';
+
+runMain('migrate', async () => {
+  const config = loadWalletConfig(process.env);
+  if (config.nodeEnv !== 'production') {
+    await ensureDatabase(config.databaseUrl);
+  }
+  const { applied } = await migrateSchema(walletDataSourceOptions(config.databaseUrl));
+  process.stdout.write(
+    applied.length > 0 ? `migrate: applied ${applied.length} migration(s): ${applied.join(', ')}\n` : 'migrate: the wallet schema is up to date\n',
+  );
+});

@@ -31,7 +31,7 @@ RUN NX_DAEMON=false npx nx run "${APP}:build" --configuration=production --outpu
  && mkdir -p /out \
  && cp -r "dist/apps/${APP}/." /out/ \
  && if [ "${APP}" = gateway ]; then cp -r dist/apps/console /out/console; fi \
- && find /out -name '*.map' -delete
+ && find /out \( -name '*.map' -o -name meta.json \) -delete
 
 # ---- deps: the production packages this app imports, exactly as locked ----
 FROM ${NODE_IMAGE} AS deps

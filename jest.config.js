@@ -42,7 +42,7 @@ module.exports = {
       testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts'],
       testPathIgnorePatterns: ['/node_modules/', '<rootDir>/apps/console/src/'],
     },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{apps,libs}/*/test/**/*.e2e-spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{apps,libs}/*/test/**/*.e2e-spec.ts', '<rootDir>/tools/test/**/*.e2e-spec.ts'] },
     { ...common, displayName: 'faults', testMatch: ['<rootDir>/{apps,libs}/*/test/**/*.fault-spec.ts'] },
   ],
 };

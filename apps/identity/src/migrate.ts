@@ -1,18 +1,18 @@
 /**
  * Applies the identity schema's pending migrations and exits: the migration job of a release, for deployments that run
  * services with `MIGRATIONS=job` (k8s/README.md). Safe beside running replicas and when run twice (advisory lock).
- * Run with the identity service's environment:
+ * It reads only NODE_ENV and IDENTITY_DATABASE_URL (or DATABASE_URL):
  *
  *   node dist/apps/identity/migrate.js
  */
 import 'reflect-metadata';
+import { loadMigrationConfig } from '@game-wallet/config';
 import { ensureDatabase, migrateSchema } from '@game-wallet/database';
 import { runMain } from '@game-wallet/http';
-import { loadIdentityConfig } from './config';
 import { identityDataSourceOptions } from './database/data-source-options';
 
 runMain('migrate', async () => {
-  const config = loadIdentityConfig(process.env);
+  const config = loadMigrationConfig(process.env, 'IDENTITY_DATABASE_URL');
   if (config.nodeEnv !== 'production') {
     await ensureDatabase(config.databaseUrl);
   }

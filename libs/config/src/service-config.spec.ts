@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from './env-schema';
-import { loadServiceConfig } from './service-config';
+import { loadMigrationConfig, loadServiceConfig } from './service-config';
 
 const spec = { portVariable: 'WALLET_PORT', defaultPort: 3102, databaseVariable: 'WALLET_DATABASE_URL' };
 
@@ -91,5 +91,16 @@ describe(loadServiceConfig.name, () => {
       spec,
     );
     expect(config.nodeEnv).toBe('production');
+  });
+});
+
+describe('loadMigrationConfig', () => {
+  it("reads only the service's database URL, so a migration job needs none of the service's keys", () => {
+    const config = loadMigrationConfig({ NODE_ENV: 'production', WALLET_DATABASE_URL: 'postgres://gw_wallet@db:5432/game_wallet' }, 'WALLET_DATABASE_URL');
+    expect(config).toEqual({ nodeEnv: 'production', databaseUrl: 'postgres://gw_wallet@db:5432/game_wallet' });
+  });
+
+  it('refuses to run in production without a database URL', () => {
+    expect(() => loadMigrationConfig({ NODE_ENV: 'production' }, 'WALLET_DATABASE_URL')).toThrow(/DATABASE_URL: must be set \(or WALLET_DATABASE_URL\)/);
   });
 });

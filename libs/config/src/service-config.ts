@@ -52,9 +52,7 @@ export function loadServiceConfig<E extends z.ZodRawShape = Record<never, never>
       if (env.NODE_ENV !== 'production') {
         return;
       }
-      if (!env[spec.databaseVariable] && !env.DATABASE_URL) {
-        context.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: `must be set (or ${spec.databaseVariable}) when NODE_ENV=production` });
-      }
+      checkDatabaseUrl(env, spec, context);
       for (const name of ['REDIS_URL', ...(spec.requiredInProduction ?? [])]) {
         if (!env[name]) {
           context.addIssue({ code: 'custom', path: [name], message: 'must be set when NODE_ENV=production' });
@@ -75,4 +73,31 @@ export function loadServiceConfig<E extends z.ZodRawShape = Record<never, never>
     migrations: parsed.MIGRATIONS as 'start' | 'job',
     extra,
   };
+}
+
+/** Production needs the service's database URL: its own variable or `DATABASE_URL`. */
+function checkDatabaseUrl(env: Env, spec: { databaseVariable: string }, context: z.RefinementCtx): void {
+  if (!env[spec.databaseVariable] && !env.DATABASE_URL) {
+    context.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: `must be set (or ${spec.databaseVariable}) when NODE_ENV=production` });
+  }
+}
+
+/**
+ * What a service's migration job reads: where its schema is, and nothing else (it needs none of the service's keys,
+ * so its Job is given none).
+ */
+export function loadMigrationConfig(env: Env, databaseVariable: string): { nodeEnv: NodeEnv; databaseUrl: string } {
+  const schema = z
+    .object({
+      NODE_ENV: commonEnvShape.NODE_ENV,
+      DATABASE_URL: commonEnvShape.DATABASE_URL,
+      [databaseVariable]: urlVar(['postgres:', 'postgresql:']),
+    })
+    .superRefine((_, context) => {
+      if (env.NODE_ENV === 'production') {
+        checkDatabaseUrl(env, { databaseVariable }, context);
+      }
+    });
+  const parsed = parseEnv(schema, env) as Record<string, unknown>;
+  return { nodeEnv: parsed.NODE_ENV as NodeEnv, databaseUrl: databaseUrlFor(env, databaseVariable, parsed.DATABASE_URL as string | undefined) };
 }

@@ -3,6 +3,7 @@ import { HealthModule, drainingProbe, postgresProbe, redisProbe } from '@game-wa
 import { APP_REDIS, AppRuntime, RuntimeModule } from '@game-wallet/http';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
+import { API_PORT, OpenApiController } from './openapi/openapi.controller';
 import { GATEWAY_DB, GatewayRuntimeModule, GatewayShared } from './gateway-runtime.module';
 import { ConsoleAppController } from './console-app/console-app.controller';
 import { ConsoleEndpointsController } from './console/console-endpoints.controller';
@@ -40,7 +41,9 @@ export class BaseApiModule {
         ConsoleGamesController,
         WalletsController,
         ConsoleAppController,
+        OpenApiController,
       ],
+      providers: [{ provide: API_PORT, useValue: 'base' }],
     };
   }
 }

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppRuntime, RuntimeModule } from '@game-wallet/http';
+import { API_PORT, OpenApiController } from './openapi/openapi.controller';
 import { GatewayRuntimeModule, GatewayShared } from './gateway-runtime.module';
 import { PlayersController } from './players/players.controller';
 
@@ -10,7 +11,8 @@ export class CoreApiModule {
     return {
       module: CoreApiModule,
       imports: [RuntimeModule.forRoot(runtime, { closeRedis: false }), GatewayRuntimeModule.forRoot(shared)],
-      controllers: [PlayersController],
+      controllers: [PlayersController, OpenApiController],
+      providers: [{ provide: API_PORT, useValue: 'core' }],
     };
   }
 }

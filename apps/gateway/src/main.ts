@@ -11,6 +11,7 @@ import { loadGatewayConfig } from './config';
 import { findBuiltConsole, installConsoleApp } from './console-app/console-app';
 import { CoreApiModule } from './core-api.module';
 import { InternalModule } from './internal.module';
+import { installApiDocs } from './openapi/api-docs';
 
 runMain('gateway', async () => {
   const config = loadGatewayConfig(process.env);
@@ -56,9 +57,13 @@ runMain('gateway', async () => {
   if (consoleRoot !== null) {
     await installConsoleApp(base.getHttpAdapter().getInstance(), consoleRoot);
   }
+  const core = await createHttpApp(CoreApiModule.forRoot(runtime, shared), logger, metrics, httpOptions);
+  for (const app of [base, core]) {
+    await installApiDocs(app.getHttpAdapter().getInstance());
+  }
   const apps = [
     { name: 'base', port: config.basePort, app: base },
-    { name: 'core', port: config.corePort, app: await createHttpApp(CoreApiModule.forRoot(runtime, shared), logger, metrics, httpOptions) },
+    { name: 'core', port: config.corePort, app: core },
     { name: 'internal', port: config.internalPort, app: await createHttpApp(InternalModule.forRoot(runtime), logger, metrics) },
   ];
   for (const { app, port } of apps) {

@@ -28,7 +28,7 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown, code: E
   return result.data;
 }
 
-const pageQuery = z.object({
+export const pageQuery = z.object({
   cursor: z.string().max(200).optional(),
   limit: z
     .string()

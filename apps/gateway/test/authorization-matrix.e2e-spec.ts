@@ -15,6 +15,7 @@ import {
   tamper,
 } from '@game-wallet/testing';
 import { Agent, request } from 'node:http';
+import { openApiDocument } from '../src/openapi/openapi-document';
 
 /**
  * Every public route × every kind of credential → the SPEC status and code. The table is generated from ROUTES, and
@@ -70,6 +71,9 @@ const PUBLIC_ROUTES = [
   'POST /v1/console/session',
   'GET /console',
   'GET /console/*',
+  'GET /v1/openapi.json',
+  'GET /docs',
+  'GET /docs/init.js',
 ];
 
 const CREDENTIALS = [
@@ -267,6 +271,19 @@ describe('authorization matrix (every public route × every credential)', () => 
       agent.destroy();
     }
     expect(sockets.size).toBe(1);
+  });
+
+  it("documents every status and code of the table in the route's OpenAPI document", () => {
+    type Responses = Record<string, { content?: { 'application/json': { schema: { properties?: { code?: { enum: string[] } } } } } }>;
+    const undocumented = table.flatMap(([name, credential, status, code, route]) => {
+      const document = openApiDocument(route.origin) as { paths: Record<string, Record<string, { responses: Responses }>> };
+      const path = route.route.replace(/:(\w+)/g, '{$1}');
+      const answer = document.paths[path]?.[route.method.toLowerCase()]?.responses[String(status)];
+      const codes = answer?.content?.['application/json'].schema.properties?.code?.enum;
+      const documented = answer !== undefined && (code === '(success)' || (codes ?? []).includes(code));
+      return documented ? [] : [`${name} with ${credential} → ${status} ${code}`];
+    });
+    expect(undocumented).toEqual([]);
   });
 
   it('covers every route the gateway serves (a new route must be added to the matrix or declared public)', () => {

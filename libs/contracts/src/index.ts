@@ -9,3 +9,4 @@ export * from './services';
 export * from './paging';
 export * from './wallet';
 export * from './console-password';
+export type * from './api-documents';

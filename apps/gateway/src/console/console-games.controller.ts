@@ -1,15 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import { Authenticated, CurrentPrincipal } from '@game-wallet/auth';
-import { ApiKeyView, AuditEntryView, ConsolePlayerView, CreatedApiKeyView, GameView, PATTERNS, Page, Principal, encodeCursor } from '@game-wallet/contracts';
+import { ApiKeyView, AuditEntryView, ConsolePlayerView, CreatedApiKeyView, GameSummaryView, GameView, PATTERNS, Page, Principal, encodeCursor } from '@game-wallet/contracts';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ServiceCalls } from '../services/service-calls';
 import { nameField, parseBody, parsePageQuery, parseQuery } from '../validation';
 
-const createGameBody = z.object({ name: nameField }).strict();
-const createKeyBody = z.object({ name: nameField.optional() }).strict();
-const updateKeyBody = z.object({ active: z.boolean({ error: 'must be true or false' }) }).strict();
-const deleteKeyQuery = z.object({ revokeTokens: z.enum(['true', 'false'], { error: 'must be true or false' }).optional() });
+export const createGameBody = z.object({ name: nameField }).strict();
+export const createKeyBody = z.object({ name: nameField.optional() }).strict();
+export const updateKeyBody = z.object({ active: z.boolean({ error: 'must be true or false' }) }).strict();
+export const deleteKeyQuery = z.object({ revokeTokens: z.enum(['true', 'false'], { error: 'must be true or false' }).optional() });
 
 /**
  * Pages of time-ordered (UUIDv7) items from several sources, each already newest first and cut after the same
@@ -29,7 +29,7 @@ export class ConsoleGamesController {
   constructor(private readonly services: ServiceCalls) {}
 
   @Get()
-  list(@Query() query: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<Page<GameView>> {
+  list(@Query() query: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<Page<GameSummaryView>> {
     return this.services.call(PATTERNS.identity.listGames, parsePageQuery(query), principal, request);
   }
 

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ServiceCalls } from '../services/service-calls';
 import { parseBody } from '../validation';
 
-const signInBody = z.object({ email: z.string().min(1).max(320), password: z.string().min(1).max(1024) }).strict();
+export const signInBody = z.object({ email: z.string().min(1).max(320), password: z.string().min(1).max(1024) }).strict();
 /**
  * Sign-in is slow on purpose (scrypt at 128 MiB, one hash at a time per identity replica): a burst of sign-ins queues
  * there, so it gets a longer deadline than other calls.

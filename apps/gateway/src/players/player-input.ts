@@ -37,7 +37,7 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
   return false;
 }
 
-const createPlayerBody = z
+export const createPlayerBody = z
   .object({
     uniqueId: z
       .string({ error: 'is required and must be a string' })

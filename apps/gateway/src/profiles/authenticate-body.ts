@@ -6,6 +6,16 @@ export const DEFAULT_DURATION_SECONDS = 3600;
 export const MIN_DURATION_SECONDS = 60;
 export const MAX_DURATION_SECONDS = PROFILE_TOKEN_MAX_SECONDS;
 
+/** The documented body; `duration` is checked on its own so that a bad one answers `INVALID_DURATION`. */
+export const durationField = z
+  .number()
+  .int()
+  .min(MIN_DURATION_SECONDS)
+  .max(MAX_DURATION_SECONDS)
+  .nullable()
+  .optional()
+  .describe('Lifetime of the token in seconds; absent or null: 3600');
+export const authenticateBody = z.object({ duration: durationField }).strict();
 const body = z.object({ duration: z.unknown().optional() }).strict();
 
 /**
@@ -14,11 +24,9 @@ const body = z.object({ duration: z.unknown().optional() }).strict();
  */
 export function parseDuration(raw: unknown): number {
   const { duration } = parseBody(body, raw);
-  if (duration === undefined || duration === null) {
-    return DEFAULT_DURATION_SECONDS;
-  }
-  if (typeof duration !== 'number' || !Number.isInteger(duration) || duration < MIN_DURATION_SECONDS || duration > MAX_DURATION_SECONDS) {
+  const checked = durationField.safeParse(duration);
+  if (!checked.success) {
     throw new AppError('INVALID_DURATION', `duration must be a whole number of seconds from ${MIN_DURATION_SECONDS} to ${MAX_DURATION_SECONDS}, or null`);
   }
-  return duration;
+  return checked.data ?? DEFAULT_DURATION_SECONDS;
 }

@@ -1,25 +1,24 @@
 import { AppError, CHAIN_NAMES, ChainName, MAX_SIGN_MESSAGE_BYTES } from '@game-wallet/contracts';
 import { z } from 'zod';
-import { parseBody } from '../validation';
+import { parseBody, parseQuery } from '../validation';
 
 export interface WalletQuery {
   includeProfile: boolean;
   chain?: ChainName;
 }
 
+export const walletQuery = z.object({
+  include: z.enum(['profile'], { error: 'may only be "profile"' }).optional().describe('`profile` adds the wallet\'s profile'),
+  chain: z.enum(CHAIN_NAMES, { error: `must be one of ${CHAIN_NAMES.join(', ')}` }).optional().describe('only this chain\'s address'),
+});
+
 /** SPEC §4.2: `include` may only be `profile`, `chain` only evm/sol/sui; any other value → 400 `INVALID_QUERY`. */
 export function parseWalletQuery(query: Record<string, unknown> | undefined): WalletQuery {
-  const { include, chain } = query ?? {};
-  if (include !== undefined && include !== 'profile') {
-    throw new AppError('INVALID_QUERY', 'include may only be "profile"');
-  }
-  if (chain !== undefined && !CHAIN_NAMES.includes(chain as ChainName)) {
-    throw new AppError('INVALID_QUERY', `chain must be one of ${CHAIN_NAMES.join(', ')}`);
-  }
-  return { includeProfile: include === 'profile', chain: chain as ChainName | undefined };
+  const { include, chain } = parseQuery(walletQuery, query);
+  return { includeProfile: include === 'profile', chain };
 }
 
-const signBody = z
+export const signBody = z
   .object({
     chain: z.enum(CHAIN_NAMES, { error: `must be one of ${CHAIN_NAMES.join(', ')}` }),
     message: z.string({ error: 'must be a string' }),

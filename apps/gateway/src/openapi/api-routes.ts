@@ -1,0 +1,343 @@
+import { CHAIN_NAMES, ErrorCode } from '@game-wallet/contracts';
+import { z } from 'zod';
+import { createGameBody, createKeyBody, deleteKeyQuery, updateKeyBody } from '../console/console-games.controller';
+import { signInBody } from '../console/console-session.controller';
+import { createPlayerBody } from '../players/player-input';
+import { authenticateBody } from '../profiles/authenticate-body';
+import { pageQuery } from '../validation';
+import { signBody, walletQuery } from '../wallets/wallet-input';
+
+/** The gateway's public ports: `base_url` and `core_url` (SPEC §1). */
+export type ApiPort = 'base' | 'core';
+
+/**
+ * Who may call a route (SPEC §3), which names its security schemes and the authentication errors it can answer:
+ * an API key; an API key or the resource's own profile JWT; a console session; anybody.
+ */
+export type RouteAccess = 'apiKey' | 'apiKeyOrProfile' | 'console' | 'public';
+
+export interface RouteResponse {
+  status: number;
+  description: string;
+  /** a component of `view-schemas.json`; absent for an empty answer */
+  schema?: string;
+}
+
+/** One public route: what the OpenAPI document says of it. Validators are the ones the controllers run. */
+export interface ApiRoute {
+  method: 'get' | 'post' | 'patch' | 'delete';
+  /** OpenAPI form: `/v1/wallet/{walletId}` */
+  path: string;
+  port: ApiPort;
+  tag: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  access: RouteAccess;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  responses: RouteResponse[];
+  /** the route's own error answers, beyond those of its access, body and the services behind it */
+  errors?: ErrorCode[];
+  /** false for routes the gateway answers alone (no service behind: no 503/504 from a service) */
+  callsServices?: boolean;
+  /** idempotent beyond GET: a retry after a timeout or a 503 is safe */
+  idempotent?: boolean;
+}
+
+const uniqueIdQuery = z.object({
+  uniqueId: z.string().optional().describe('only the player with exactly this uniqueId'),
+});
+
+/** Every public route, by port. A test checks this list against the routes the gateway really serves. */
+export const API_ROUTES: ApiRoute[] = [
+  // ---- core_url: players ----
+  {
+    method: 'post',
+    path: '/v1/player/create',
+    port: 'core',
+    tag: 'Players',
+    operationId: 'createPlayer',
+    summary: 'Create a player, with its profile and wallet',
+    description:
+      'Idempotent by `uniqueId` within the game: a repeat answers 200 with the existing player, unchanged, and concurrent creates of one uniqueId yield exactly one player.',
+    access: 'apiKey',
+    body: createPlayerBody,
+    responses: [
+      { status: 201, description: 'The new player', schema: 'PlayerView' },
+      { status: 200, description: 'The player this game already has with this uniqueId', schema: 'PlayerView' },
+    ],
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/v1/player/{playerId}',
+    port: 'core',
+    tag: 'Players',
+    operationId: 'getPlayer',
+    summary: 'Read a player',
+    access: 'apiKey',
+    responses: [{ status: 200, description: 'The player', schema: 'PlayerView' }],
+    errors: ['PLAYER_NOT_FOUND'],
+  },
+  // ---- base_url: profiles ----
+  {
+    method: 'post',
+    path: '/v1/profile/{id}/authenticate',
+    port: 'base',
+    tag: 'Profiles',
+    operationId: 'authenticateProfile',
+    summary: 'Issue a profile JWT',
+    description:
+      'With an API key: a token of up to 30 days. With the profile\'s own JWT: a refreshed token whose expiry is never later than the presented one\'s.',
+    access: 'apiKeyOrProfile',
+    body: authenticateBody,
+    responses: [{ status: 200, description: 'The token and when it expires', schema: 'IssuedToken' }],
+    errors: ['INVALID_DURATION', 'PROFILE_NOT_FOUND'],
+  },
+  {
+    method: 'post',
+    path: '/v1/profile/{id}/revoke',
+    port: 'base',
+    tag: 'Profiles',
+    operationId: 'revokeProfile',
+    summary: "Revoke every token of a profile issued until now",
+    description: 'Every gateway refuses them within 1 s with 401 `TOKEN_REVOKED`, across restarts.',
+    access: 'apiKey',
+    responses: [{ status: 204, description: 'Revoked' }],
+    errors: ['PROFILE_NOT_FOUND'],
+    idempotent: true,
+  },
+  // ---- base_url: wallets ----
+  {
+    method: 'get',
+    path: '/v1/wallet/{walletId}',
+    port: 'base',
+    tag: 'Wallets',
+    operationId: 'getWallet',
+    summary: 'Read a wallet and its addresses',
+    access: 'apiKeyOrProfile',
+    query: walletQuery,
+    responses: [{ status: 200, description: 'The wallet', schema: 'WalletWithProfileView' }],
+    errors: ['INVALID_QUERY', 'WALLET_NOT_FOUND', 'PROFILE_NOT_FOUND'],
+  },
+  {
+    method: 'post',
+    path: '/v1/wallet/{walletId}/sign',
+    port: 'base',
+    tag: 'Wallets',
+    operationId: 'signMessage',
+    summary: 'Sign a message with the wallet',
+    description: `evm: EIP-191 personal_sign; sol: Ed25519 over the message bytes (refused when they are a transaction); sui: a personal-message signature. Chains: ${CHAIN_NAMES.join(', ')}. At most 4 KiB once decoded.`,
+    access: 'apiKeyOrProfile',
+    body: signBody,
+    responses: [{ status: 200, description: 'The signature', schema: 'SignatureView' }],
+    errors: ['MESSAGE_IS_TRANSACTION', 'WALLET_NOT_FOUND', 'KEY_INTEGRITY_FAILED'],
+  },
+  // ---- base_url: keys and health ----
+  {
+    method: 'get',
+    path: '/v1/.well-known/jwks.json',
+    port: 'base',
+    tag: 'Tokens',
+    operationId: 'getJwks',
+    summary: 'Public keys of profile JWTs (RFC 7517)',
+    access: 'public',
+    responses: [{ status: 200, description: 'The current and the previous signing key', schema: 'Jwks' }],
+    callsServices: false,
+    errors: ['SERVICE_UNAVAILABLE'],
+  },
+  {
+    method: 'get',
+    path: '/v1/health',
+    port: 'base',
+    tag: 'Health',
+    operationId: 'getHealth',
+    summary: "The gateway's database and Redis",
+    access: 'public',
+    responses: [
+      { status: 200, description: 'Every dependency is up', schema: 'HealthReportView' },
+      { status: 503, description: 'A dependency is down (or the gateway is shutting down)', schema: 'HealthReportView' },
+    ],
+    callsServices: false,
+  },
+  {
+    method: 'get',
+    path: '/v1/health/live',
+    port: 'base',
+    tag: 'Health',
+    operationId: 'getLiveness',
+    summary: 'The process runs',
+    access: 'public',
+    responses: [{ status: 200, description: 'Alive', schema: 'LivenessView' }],
+    callsServices: false,
+  },
+  {
+    method: 'get',
+    path: '/v1/health/services',
+    port: 'base',
+    tag: 'Health',
+    operationId: 'getServicesHealth',
+    summary: 'A transport ping to identity, wallet and core',
+    access: 'public',
+    responses: [
+      { status: 200, description: 'Every service answers', schema: 'HealthReportView' },
+      { status: 503, description: 'A service does not answer within 1 s', schema: 'HealthReportView' },
+    ],
+    callsServices: false,
+  },
+  // ---- base_url: console API ----
+  {
+    method: 'post',
+    path: '/v1/console/session',
+    port: 'base',
+    tag: 'Console',
+    operationId: 'signIn',
+    summary: 'Sign in to the console',
+    description: 'Sets the `console_session` cookie and returns a console token for scripts. More than 10 failures a minute per e-mail or address: 429.',
+    access: 'public',
+    body: signInBody,
+    responses: [{ status: 200, description: 'Signed in', schema: 'ConsoleSessionView' }],
+    errors: ['INVALID_CREDENTIALS', 'RATE_LIMITED'],
+  },
+  {
+    method: 'get',
+    path: '/v1/console/session',
+    port: 'base',
+    tag: 'Console',
+    operationId: 'getSession',
+    summary: 'The signed-in operator',
+    access: 'console',
+    responses: [{ status: 200, description: 'The operator and when the session ends', schema: 'ConsoleSessionInfo' }],
+  },
+  {
+    method: 'delete',
+    path: '/v1/console/session',
+    port: 'base',
+    tag: 'Console',
+    operationId: 'signOut',
+    summary: 'Sign out',
+    access: 'console',
+    responses: [{ status: 204, description: 'Signed out; the session token is refused from now on' }],
+  },
+  {
+    method: 'get',
+    path: '/v1/console/endpoints',
+    port: 'base',
+    tag: 'Console',
+    operationId: 'getEndpoints',
+    summary: 'The public addresses of the platform',
+    access: 'console',
+    responses: [{ status: 200, description: 'base_url and core_url', schema: 'ConsoleEndpointsView' }],
+    callsServices: false,
+  },
+  {
+    method: 'get',
+    path: '/v1/console/games',
+    port: 'base',
+    tag: 'Console',
+    operationId: 'listGames',
+    summary: 'List games, newest first',
+    access: 'console',
+    query: pageQuery,
+    responses: [{ status: 200, description: 'A page of games', schema: 'GamePage' }],
+    errors: ['INVALID_QUERY'],
+  },
+  {
+    method: 'post',
+    path: '/v1/console/games',
+    port: 'base',
+    tag: 'Console',
+    operationId: 'createGame',
+    summary: 'Create a game',
+    access: 'console',
+    body: createGameBody,
+    responses: [{ status: 201, description: 'The new game', schema: 'GameView' }],
+  },
+  {
+    method: 'get',
+    path: '/v1/console/games/{gameId}',
+    port: 'base',
+    tag: 'Console',
+    operationId: 'getGame',
+    summary: 'Read a game',
+    access: 'console',
+    responses: [{ status: 200, description: 'The game', schema: 'GameView' }],
+    errors: ['GAME_NOT_FOUND'],
+  },
+  {
+    method: 'get',
+    path: '/v1/console/games/{gameId}/api-keys',
+    port: 'base',
+    tag: 'Console',
+    operationId: 'listApiKeys',
+    summary: "List a game's API keys",
+    access: 'console',
+    responses: [{ status: 200, description: 'Every key of the game (secrets are never shown again)', schema: 'ApiKeyList' }],
+    errors: ['GAME_NOT_FOUND'],
+  },
+  {
+    method: 'post',
+    path: '/v1/console/games/{gameId}/api-keys',
+    port: 'base',
+    tag: 'Console',
+    operationId: 'createApiKey',
+    summary: 'Create an API key',
+    description: 'The answer holds the secret (`key`): the only time it is ever shown.',
+    access: 'console',
+    body: createKeyBody,
+    responses: [{ status: 201, description: 'The new key with its secret', schema: 'CreatedApiKeyView' }],
+    errors: ['GAME_NOT_FOUND'],
+  },
+  {
+    method: 'patch',
+    path: '/v1/console/games/{gameId}/api-keys/{keyId}',
+    port: 'base',
+    tag: 'Console',
+    operationId: 'updateApiKey',
+    summary: 'Activate or deactivate an API key',
+    description: 'Every gateway refuses (or accepts again) the key within 1 s.',
+    access: 'console',
+    body: updateKeyBody,
+    responses: [{ status: 200, description: 'The key', schema: 'ApiKeyView' }],
+    errors: ['GAME_NOT_FOUND', 'API_KEY_NOT_FOUND'],
+    idempotent: true,
+  },
+  {
+    method: 'delete',
+    path: '/v1/console/games/{gameId}/api-keys/{keyId}',
+    port: 'base',
+    tag: 'Console',
+    operationId: 'deleteApiKey',
+    summary: 'Delete an API key',
+    description: 'Final. With `revokeTokens=true`, every profile JWT the key issued is revoked too (401 `TOKEN_REVOKED`).',
+    access: 'console',
+    query: deleteKeyQuery,
+    responses: [{ status: 204, description: 'Deleted' }],
+    errors: ['INVALID_QUERY', 'GAME_NOT_FOUND', 'API_KEY_NOT_FOUND'],
+  },
+  {
+    method: 'get',
+    path: '/v1/console/games/{gameId}/audit',
+    port: 'base',
+    tag: 'Console',
+    operationId: 'listAudit',
+    summary: "A game's audit trail, newest first",
+    access: 'console',
+    query: pageQuery,
+    responses: [{ status: 200, description: 'A page of audit entries', schema: 'AuditPage' }],
+    errors: ['INVALID_QUERY', 'GAME_NOT_FOUND'],
+  },
+  {
+    method: 'get',
+    path: '/v1/console/games/{gameId}/players',
+    port: 'base',
+    tag: 'Console',
+    operationId: 'listPlayers',
+    summary: "A game's players with their addresses",
+    access: 'console',
+    query: pageQuery.extend(uniqueIdQuery.shape),
+    responses: [{ status: 200, description: 'A page of players', schema: 'ConsolePlayerPage' }],
+    errors: ['INVALID_QUERY', 'GAME_NOT_FOUND'],
+  },
+];

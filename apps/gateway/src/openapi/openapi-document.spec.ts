@@ -1,0 +1,50 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { API_ROUTES } from './api-routes';
+import { openApiDocument } from './openapi-document';
+
+type Operation = { security: unknown[]; responses: Record<string, { content?: { 'application/json': { schema: { properties?: { code: { enum: string[] } } } } } }> };
+const operations = (document: Record<string, unknown>): [string, Operation][] =>
+  Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => [`${method.toUpperCase()} ${path}`, operation] as [string, Operation]),
+  );
+
+describe('OpenAPI documents', () => {
+  const base = openApiDocument('base');
+  const core = openApiDocument('core');
+
+  it('validate as OpenAPI 3.1, every $ref resolved', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gwt-openapi-'));
+    try {
+      writeFileSync(join(dir, 'base.json'), JSON.stringify(base));
+      writeFileSync(join(dir, 'core.json'), JSON.stringify(core));
+      const output = execFileSync(process.execPath, [join(__dirname, '../../../../tools/openapi/validate.mjs'), join(dir, 'base.json'), join(dir, 'core.json')], { encoding: 'utf8' });
+      expect(output.trim().split('\n')).toEqual([`valid OpenAPI 3.1: ${join(dir, 'base.json')}`, `valid OpenAPI 3.1: ${join(dir, 'core.json')}`]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('list each port its own routes only: players on core_url, everything else on base_url', () => {
+    expect(operations(core).map(([name]) => name)).toEqual(['POST /v1/player/create', 'GET /v1/player/{playerId}']);
+    expect(operations(base).map(([name]) => name)).not.toContain('POST /v1/player/create');
+    expect(operations(base)).toHaveLength(API_ROUTES.length - 2);
+  });
+
+  it('name the credentials of each route as the auth rules say', () => {
+    const security = Object.fromEntries([...operations(base), ...operations(core)].map(([name, operation]) => [name, operation.security]));
+    expect(security['POST /v1/player/create']).toEqual([{ 'api-key': [] }]);
+    expect(security['GET /v1/wallet/{walletId}']).toEqual([{ 'api-key': [] }, { 'jwt-core': [] }]);
+    expect(security['GET /v1/health']).toEqual([]);
+    expect(security['GET /v1/console/games']).toEqual([{ 'console-token': [] }, { 'console-cookie': [] }]);
+  });
+
+  it('give every error answer the {message, code} schema and the codes it can carry', () => {
+    const create = operations(core).find(([name]) => name === 'POST /v1/player/create')?.[1] as Operation;
+    expect(create.responses['403'].content?.['application/json'].schema.properties?.code.enum).toEqual(['API_KEY_INACTIVE', 'FORBIDDEN', 'API_KEY_REQUIRED']);
+    expect(create.responses['429'].content?.['application/json'].schema.properties?.code.enum).toEqual(['RATE_LIMITED']);
+    expect(Object.keys(create.responses)).toEqual(['200', '201', '400', '401', '403', '413', '415', '429', '500', '503', '504']);
+  });
+});

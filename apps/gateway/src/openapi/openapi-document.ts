@@ -1,0 +1,178 @@
+import { ERROR_STATUS, ErrorCode } from '@game-wallet/contracts';
+import VIEW_SCHEMAS from '@game-wallet/contracts/view-schemas';
+import { z } from 'zod';
+import { API_ROUTES, ApiPort, ApiRoute, RouteAccess } from './api-routes';
+
+type Json = Record<string, unknown>;
+
+/** Errors every route can answer, by what it takes: credentials, a body, a service behind it. */
+const ACCESS_ERRORS: Record<RouteAccess, ErrorCode[]> = {
+  apiKey: ['UNAUTHENTICATED', 'INVALID_API_KEY', 'INVALID_TOKEN', 'TOKEN_EXPIRED', 'TOKEN_REVOKED', 'API_KEY_INACTIVE', 'FORBIDDEN', 'API_KEY_REQUIRED', 'RATE_LIMITED'],
+  apiKeyOrProfile: ['UNAUTHENTICATED', 'INVALID_API_KEY', 'INVALID_TOKEN', 'TOKEN_EXPIRED', 'TOKEN_REVOKED', 'API_KEY_INACTIVE', 'FORBIDDEN', 'RATE_LIMITED'],
+  console: ['UNAUTHENTICATED', 'INVALID_TOKEN', 'TOKEN_EXPIRED', 'TOKEN_REVOKED'],
+  public: [],
+};
+const BODY_ERRORS: ErrorCode[] = ['VALIDATION_FAILED', 'MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
+const SERVICE_ERRORS: ErrorCode[] = ['SERVICE_UNAVAILABLE', 'GATEWAY_TIMEOUT'];
+const EVERY_ROUTE_ERRORS: ErrorCode[] = ['INTERNAL_ERROR'];
+
+const SECURITY: Record<RouteAccess, Json[]> = {
+  apiKey: [{ 'api-key': [] }],
+  apiKeyOrProfile: [{ 'api-key': [] }, { 'jwt-core': [] }],
+  console: [{ 'console-token': [] }, { 'console-cookie': [] }],
+  public: [],
+};
+
+const SECURITY_SCHEMES: Json = {
+  'api-key': { type: 'apiKey', in: 'header', name: 'x-api-key', description: "A game's API key (`gk_` + 40 characters): the whole API for that game." },
+  'jwt-core': { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A profile JWT (ES256): its own profile, wallet and signatures only.' },
+  'console-token': { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The console token from `POST /v1/console/session`.' },
+  'console-cookie': { type: 'apiKey', in: 'cookie', name: 'console_session', description: 'The console session cookie.' },
+};
+
+const HEADERS: Json = {
+  'x-request-id': { description: 'The request id: the one sent (≤ 128 printable characters) or a generated one.', schema: { type: 'string' } },
+  'retry-after': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } },
+  'ratelimit-limit': { description: 'Requests allowed in a burst.', schema: { type: 'integer' } },
+  'ratelimit-remaining': { description: 'Requests left in the current burst.', schema: { type: 'integer' } },
+  'ratelimit-reset': { description: 'Seconds until the burst is full again.', schema: { type: 'integer' } },
+};
+
+const ref = (section: string, name: string): Json => ({ $ref: `#/components/${section}/${name}` });
+
+/** JSON Schema (2020-12, what OpenAPI 3.1 uses) of a request validator, as clients send it. */
+function inputSchema(schema: z.ZodType): Json {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json;
+  return rest;
+}
+
+function parameters(route: ApiRoute): Json[] {
+  const path = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    description: 'A UUID; a malformed one is simply not found (404).',
+    schema: { type: 'string' },
+  }));
+  const query = route.query
+    ? Object.entries((inputSchema(route.query).properties ?? {}) as Record<string, Json>).map(([name, schema]) => {
+        const { description, ...rest } = schema;
+        return { name, in: 'query', required: false, ...(description ? { description } : {}), schema: rest };
+      })
+    : [];
+  return [...path, ...query];
+}
+
+/** The error codes a route can answer with, grouped by status. */
+export function routeErrors(route: ApiRoute): Map<number, ErrorCode[]> {
+  const codes = new Set<ErrorCode>([
+    ...ACCESS_ERRORS[route.access],
+    ...(route.body || route.query ? (route.body ? BODY_ERRORS : ['INVALID_QUERY' as const]) : []),
+    ...(route.callsServices === false ? [] : SERVICE_ERRORS),
+    ...EVERY_ROUTE_ERRORS,
+    ...(route.errors ?? []),
+  ]);
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return new Map([...byStatus].sort(([a], [b]) => a - b));
+}
+
+function responses(route: ApiRoute): Json {
+  const answers: Json = {};
+  const rateLimited = route.access === 'apiKey' || route.access === 'apiKeyOrProfile';
+  for (const response of route.responses) {
+    answers[String(response.status)] = {
+      description: response.description,
+      headers: { 'x-request-id': ref('headers', 'x-request-id'), ...(rateLimited ? rateLimitHeaders() : {}) },
+      ...(response.schema ? { content: { 'application/json': { schema: ref('schemas', response.schema) } } } : {}),
+    };
+  }
+  for (const [status, codes] of routeErrors(route)) {
+    if (answers[String(status)] !== undefined) {
+      continue; // a documented answer of its own (a health report's 503)
+    }
+    answers[String(status)] = {
+      description: `Error: ${codes.map((code) => `\`${code}\``).join(', ')}`,
+      headers: {
+        'x-request-id': ref('headers', 'x-request-id'),
+        ...(status === 429 || status === 503 ? { 'retry-after': ref('headers', 'retry-after') } : {}),
+        ...(status === 429 && rateLimited ? rateLimitHeaders() : {}),
+      },
+      content: { 'application/json': { schema: { allOf: [ref('schemas', 'ErrorBody')], properties: { code: { enum: codes } } } } },
+    };
+  }
+  return answers;
+}
+
+function rateLimitHeaders(): Json {
+  return {
+    'ratelimit-limit': ref('headers', 'ratelimit-limit'),
+    'ratelimit-remaining': ref('headers', 'ratelimit-remaining'),
+    'ratelimit-reset': ref('headers', 'ratelimit-reset'),
+  };
+}
+
+function operation(route: ApiRoute): Json {
+  const params = parameters(route);
+  return {
+    operationId: route.operationId,
+    tags: [route.tag],
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    security: SECURITY[route.access],
+    ...(params.length > 0 ? { parameters: params } : {}),
+    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: inputSchema(route.body) } } } } : {}),
+    responses: responses(route),
+    ...(route.idempotent ? { 'x-idempotent': true } : {}),
+  };
+}
+
+const TITLES: Record<ApiPort, { title: string; description: string }> = {
+  base: {
+    title: 'Game Wallet Platform — base_url',
+    description:
+      'Profiles (JWTs), wallets (addresses and signatures), health, the JWKS and the console API. Errors are always `{message, code}`; every answer carries `x-request-id`. Players are on core_url (its own document).',
+  },
+  core: {
+    title: 'Game Wallet Platform — core_url',
+    description: 'Players: create (idempotent by uniqueId) and read, with an API key. Errors are always `{message, code}`; every answer carries `x-request-id`.',
+  },
+};
+
+/** The schemas a document's routes refer to, and those they refer to in turn. */
+function reachableSchemas(roots: string[]): Json {
+  const all = VIEW_SCHEMAS as Record<string, Json>;
+  const found = new Set<string>();
+  const visit = (name: string): void => {
+    if (found.has(name) || all[name] === undefined) {
+      return;
+    }
+    found.add(name);
+    for (const [, inner] of JSON.stringify(all[name]).matchAll(/#\/components\/schemas\/([A-Za-z0-9._-]+)/g)) {
+      visit(inner);
+    }
+  };
+  roots.forEach(visit);
+  return Object.fromEntries([...found].sort().map((name) => [name, all[name]]));
+}
+
+/** The OpenAPI 3.1 document of one public port: only the routes that port serves. */
+export function openApiDocument(port: ApiPort, serverUrl = '/'): Json {
+  const routes = API_ROUTES.filter((route) => route.port === port);
+  const paths: Record<string, Json> = {};
+  for (const route of routes) {
+    paths[route.path] = { ...(paths[route.path] ?? {}), [route.method]: operation(route) };
+  }
+  const roots = ['ErrorBody', ...routes.flatMap((route) => route.responses.flatMap((response) => (response.schema ? [response.schema] : [])))];
+  return {
+    openapi: '3.1.0',
+    info: { ...TITLES[port], version: 'v1' },
+    servers: [{ url: serverUrl }],
+    tags: [...new Set(routes.map((route) => route.tag))].map((name) => ({ name })),
+    paths,
+    components: { schemas: reachableSchemas(roots), securitySchemes: SECURITY_SCHEMES, headers: HEADERS },
+  };
+}

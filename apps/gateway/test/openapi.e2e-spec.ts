@@ -1,0 +1,188 @@
+import { GameFixture, HttpResult, TEST_OPERATOR, TestPlatform, consoleToken, createGame, createKey, http } from '@game-wallet/testing';
+import Ajv2020 from 'ajv/dist/2020';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openApiDocument } from '../src/openapi/openapi-document';
+
+type Json = Record<string, unknown>;
+type Operation = { responses: Record<string, { content?: { 'application/json': { schema: Json } } }> };
+type Document = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Json> } };
+
+/** Routes the gateway serves that are pages, the documents themselves or its internal port, not API operations. */
+const NOT_OPERATIONS = ['GET /console', 'GET /console/*', 'GET /docs', 'GET /docs/init.js', 'GET /v1/openapi.json', 'GET /metrics'];
+
+/** `/v1/wallet/{walletId}` → `/v1/wallet/:walletId` (how Nest logs its routes). */
+const nestPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
+
+describe('OpenAPI documents and the answers they describe', () => {
+  let platform: TestPlatform;
+  let documents: Record<'base' | 'core', Document>;
+  let operator: string;
+  let game: GameFixture;
+  const validators = new Map<string, ReturnType<Ajv2020['compile']>>();
+  const checked = new Set<string>();
+
+  /** Validates a real answer against its route's schema for that status; the route and status must be documented. */
+  const conforms = (port: 'base' | 'core', method: string, path: string, response: HttpResult): void => {
+    const operation = documents[port].paths[path]?.[method.toLowerCase()];
+    expect(operation).toBeDefined();
+    const documented = operation.responses[String(response.status)];
+    expect({ route: `${method} ${path}`, status: response.status, documented: documented !== undefined }).toEqual({ route: `${method} ${path}`, status: response.status, documented: true });
+    const schema = documented.content?.['application/json'].schema;
+    if (schema === undefined) {
+      expect(response.body).toBeUndefined();
+    } else {
+      const key = `${port} ${method} ${path} ${response.status}`;
+      let validate = validators.get(key);
+      if (!validate) {
+        const ajv = new Ajv2020({ allErrors: true, strict: false });
+        ajv.addSchema({ $id: 'doc', components: documents[port].components });
+        validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')) as Json);
+        validators.set(key, validate);
+      }
+      const valid = validate(response.body);
+      expect({ route: `${method} ${path} ${response.status}`, errors: valid ? null : validate.errors }).toEqual({ route: `${method} ${path} ${response.status}`, errors: null });
+    }
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+    checked.add(`${method} ${path}`);
+  };
+
+  beforeAll(async () => {
+    platform = await TestPlatform.start('openapi', { env: { LOG_LEVEL: 'debug' } });
+    const [base, core] = await Promise.all([http<Document>('GET', `${platform.baseUrl}/v1/openapi.json`), http<Document>('GET', `${platform.coreUrl}/v1/openapi.json`)]);
+    expect([base.status, core.status]).toEqual([200, 200]);
+    documents = { base: base.body, core: core.body };
+    operator = await consoleToken(platform);
+    game = await createGame(platform, operator, 'Documented game');
+  });
+
+  afterAll(async () => {
+    await platform?.stop();
+  });
+
+  it('serves each port its document, without a credential, as the code builds it', async () => {
+    expect(documents.base).toEqual(openApiDocument('base'));
+    expect(documents.core).toEqual(openApiDocument('core'));
+    const response = await fetch(`${platform.coreUrl}/v1/openapi.json`);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+
+  it('serves documents that validate as OpenAPI 3.1', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gwt-openapi-'));
+    try {
+      const files = (['base', 'core'] as const).map((port) => {
+        const file = join(dir, `${port}.json`);
+        writeFileSync(file, JSON.stringify(documents[port]));
+        return file;
+      });
+      const output = execFileSync(process.execPath, [join(__dirname, '../../../tools/openapi/validate.mjs'), ...files], { encoding: 'utf8' });
+      expect(output).toContain(`valid OpenAPI 3.1: ${files[0]}`);
+      expect(output).toContain(`valid OpenAPI 3.1: ${files[1]}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('documents every route the gateway serves, and nothing it does not', () => {
+    const mapped = platform
+      .process('gateway')
+      .jsonLines()
+      .map((line) => /^Mapped \{(\S+), (\w+)\} route$/.exec(String(line.msg)))
+      .filter((match): match is RegExpExecArray => match !== null)
+      .map(([, path, method]) => `${method} ${path}`);
+    const documented = (['base', 'core'] as const).flatMap((port) =>
+      Object.entries(documents[port].paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${nestPath(path)}`)),
+    );
+    expect([...new Set(mapped.filter((route) => !NOT_OPERATIONS.includes(route)))].sort()).toEqual([...documented].sort());
+  });
+
+  it("answers a route only on the port whose document lists it (404 on the other)", async () => {
+    for (const [port, other] of [['base', platform.coreUrl], ['core', platform.baseUrl]] as const) {
+      for (const [path, methods] of Object.entries(documents[port].paths)) {
+        for (const method of Object.keys(methods)) {
+          const url = `${other}${path.replace(/\{\w+\}/g, '0190a0a0-0000-7000-8000-000000000000')}`;
+          const response = await http<{ code: string }>(method.toUpperCase(), url, { body: method === 'get' || method === 'delete' ? undefined : {} });
+          expect({ route: `${method} ${path} on the other port`, status: response.status, code: response.body.code }).toEqual({
+            route: `${method} ${path} on the other port`,
+            status: 404,
+            code: 'NOT_FOUND',
+          });
+        }
+      }
+    }
+  });
+
+  it('gives real answers of every route the shape its document describes, successes and errors', async () => {
+    const { key } = await createKey(platform, operator, game.gameId, 'documented');
+    const base = platform.baseUrl;
+    const core = platform.coreUrl;
+    // Players (core_url)
+    const created = await http<{ id: string; profileId: string; walletId: string }>('POST', `${core}/v1/player/create`, { apiKey: key, body: { uniqueId: 'doc-player', userData: { level: 3 } } });
+    conforms('core', 'POST', '/v1/player/create', created);
+    conforms('core', 'POST', '/v1/player/create', await http('POST', `${core}/v1/player/create`, { apiKey: key, body: { uniqueId: 'doc-player' } }));
+    conforms('core', 'POST', '/v1/player/create', await http('POST', `${core}/v1/player/create`, { apiKey: key, body: { uniqueId: '' } }));
+    conforms('core', 'POST', '/v1/player/create', await http('POST', `${core}/v1/player/create`, { body: { uniqueId: 'x' } }));
+    conforms('core', 'GET', '/v1/player/{playerId}', await http('GET', `${core}/v1/player/${created.body.id}`, { apiKey: key }));
+    conforms('core', 'GET', '/v1/player/{playerId}', await http('GET', `${core}/v1/player/unknown`, { apiKey: key }));
+    const { profileId, walletId } = created.body;
+    // Profiles and wallets (base_url)
+    const token = await http<{ jwt: string }>('POST', `${base}/v1/profile/${profileId}/authenticate`, { apiKey: key, body: { duration: 600 } });
+    conforms('base', 'POST', '/v1/profile/{id}/authenticate', token);
+    conforms('base', 'POST', '/v1/profile/{id}/authenticate', await http('POST', `${base}/v1/profile/${profileId}/authenticate`, { apiKey: key, body: { duration: 1 } }));
+    conforms('base', 'GET', '/v1/wallet/{walletId}', await http('GET', `${base}/v1/wallet/${walletId}?include=profile`, { bearer: token.body.jwt }));
+    conforms('base', 'GET', '/v1/wallet/{walletId}', await http('GET', `${base}/v1/wallet/${walletId}?chain=sui`, { apiKey: key }));
+    conforms('base', 'GET', '/v1/wallet/{walletId}', await http('GET', `${base}/v1/wallet/${walletId}?chain=btc`, { apiKey: key }));
+    conforms('base', 'POST', '/v1/wallet/{walletId}/sign', await http('POST', `${base}/v1/wallet/${walletId}/sign`, { apiKey: key, body: { chain: 'evm', message: 'hello' } }));
+    conforms('base', 'POST', '/v1/wallet/{walletId}/sign', await http('POST', `${base}/v1/wallet/${walletId}/sign`, { apiKey: key, body: { chain: 'evm', message: 'hello', extra: 1 } }));
+    conforms('base', 'POST', '/v1/profile/{id}/revoke', await http('POST', `${base}/v1/profile/${profileId}/revoke`, { apiKey: key }));
+    conforms('base', 'GET', '/v1/wallet/{walletId}', await http('GET', `${base}/v1/wallet/${walletId}`, { bearer: token.body.jwt }));
+    conforms('base', 'GET', '/v1/.well-known/jwks.json', await http('GET', `${base}/v1/.well-known/jwks.json`));
+    conforms('base', 'GET', '/v1/health', await http('GET', `${base}/v1/health`));
+    conforms('base', 'GET', '/v1/health/live', await http('GET', `${base}/v1/health/live`));
+    conforms('base', 'GET', '/v1/health/services', await http('GET', `${base}/v1/health/services`));
+    // Console
+    const session = await http<{ token: string }>('POST', `${base}/v1/console/session`, { body: { email: 'nobody@example.com', password: 'wrong password' } });
+    conforms('base', 'POST', '/v1/console/session', session);
+    const signedIn = await http<{ token: string }>('POST', `${base}/v1/console/session`, { body: { email: TEST_OPERATOR.email, password: TEST_OPERATOR.password } });
+    conforms('base', 'POST', '/v1/console/session', signedIn);
+    const asOperator = { bearer: signedIn.body.token };
+    conforms('base', 'GET', '/v1/console/session', await http('GET', `${base}/v1/console/session`, asOperator));
+    conforms('base', 'GET', '/v1/console/endpoints', await http('GET', `${base}/v1/console/endpoints`, asOperator));
+    conforms('base', 'GET', '/v1/console/games', await http('GET', `${base}/v1/console/games?limit=1`, asOperator));
+    conforms('base', 'GET', '/v1/console/games', await http('GET', `${base}/v1/console/games?limit=0`, asOperator));
+    const newGame = await http<{ id: string }>('POST', `${base}/v1/console/games`, { ...asOperator, body: { name: 'Another documented game' } });
+    conforms('base', 'POST', '/v1/console/games', newGame);
+    conforms('base', 'GET', '/v1/console/games/{gameId}', await http('GET', `${base}/v1/console/games/${newGame.body.id}`, asOperator));
+    conforms('base', 'GET', '/v1/console/games/{gameId}', await http('GET', `${base}/v1/console/games/unknown`, asOperator));
+    const newKey = await http<{ id: string }>('POST', `${base}/v1/console/games/${game.gameId}/api-keys`, { ...asOperator, body: { name: 'spare' } });
+    conforms('base', 'POST', '/v1/console/games/{gameId}/api-keys', newKey);
+    conforms('base', 'GET', '/v1/console/games/{gameId}/api-keys', await http('GET', `${base}/v1/console/games/${game.gameId}/api-keys`, asOperator));
+    conforms('base', 'PATCH', '/v1/console/games/{gameId}/api-keys/{keyId}', await http('PATCH', `${base}/v1/console/games/${game.gameId}/api-keys/${newKey.body.id}`, { ...asOperator, body: { active: false } }));
+    conforms('base', 'DELETE', '/v1/console/games/{gameId}/api-keys/{keyId}', await http('DELETE', `${base}/v1/console/games/${game.gameId}/api-keys/${newKey.body.id}?revokeTokens=true`, asOperator));
+    conforms('base', 'DELETE', '/v1/console/games/{gameId}/api-keys/{keyId}', await http('DELETE', `${base}/v1/console/games/${game.gameId}/api-keys/${newKey.body.id}`, asOperator));
+    conforms('base', 'GET', '/v1/console/games/{gameId}/audit', await http('GET', `${base}/v1/console/games/${game.gameId}/audit`, asOperator));
+    conforms('base', 'GET', '/v1/console/games/{gameId}/players', await http('GET', `${base}/v1/console/games/${game.gameId}/players?uniqueId=doc-player`, asOperator));
+    conforms('base', 'DELETE', '/v1/console/session', await http('DELETE', `${base}/v1/console/session`, asOperator));
+    conforms('base', 'GET', '/v1/console/session', await http('GET', `${base}/v1/console/session`, asOperator));
+
+    const every = (['base', 'core'] as const).flatMap((port) => Object.entries(documents[port].paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`)));
+    expect(every.filter((route) => !checked.has(route))).toEqual([]);
+  });
+
+  it('serves the docs page and its files from this gateway, with the console security headers, on both ports', async () => {
+    for (const url of [platform.baseUrl, platform.coreUrl]) {
+      const page = await fetch(`${url}/docs`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+      const html = await page.text();
+      expect(html).not.toMatch(/<script>[^<]/);
+      for (const asset of [...html.matchAll(/(?:src|href)="(\/docs\/[^"]+)"/g)].map(([, path]) => path)) {
+        const response = await fetch(`${url}${asset}`);
+        expect({ asset, status: response.status }).toEqual({ asset, status: 200 });
+      }
+      expect((await fetch(`${url}/docs/assets/index.html`)).status).toBe(404);
+    }
+  });
+});

@@ -1,0 +1,46 @@
+/**
+ * Named shapes of the public and console APIs that have no view type of their own: what the OpenAPI documents refer
+ * to (generated from these types, see `view-schemas.json`). Types only.
+ */
+import type { ErrorCode } from './error-codes';
+import type { ApiKeyView, AuditEntryView, GameSummaryView, Page, ProfileView } from './identity';
+import type { ConsolePlayerView, WalletView } from './wallet';
+
+/** The body of every error answer (SPEC §2): a readable message and a machine-readable code. */
+export interface ErrorBody {
+  message: string;
+  code: ErrorCode;
+}
+
+/** A wallet; with `include=profile`, also its profile. */
+export interface WalletWithProfileView extends WalletView {
+  profile?: ProfileView;
+}
+
+/** A game's API keys (every one: there are few). */
+export interface ApiKeyList {
+  items: ApiKeyView[];
+}
+
+export type GamePage = Page<GameSummaryView>;
+export type AuditPage = Page<AuditEntryView>;
+export type ConsolePlayerPage = Page<ConsolePlayerView>;
+
+/** One dependency in a health report: `up`, or `down` with a generic `message`. */
+export interface HealthIndicatorView {
+  status: 'up' | 'down';
+  message?: string;
+}
+
+/** The health report (SPEC §4.3, the Terminus shape): 200 when every dependency is up, else 503. */
+export interface HealthReportView {
+  status: 'ok' | 'error' | 'shutting_down';
+  info?: Record<string, HealthIndicatorView>;
+  error?: Record<string, HealthIndicatorView>;
+  details: Record<string, HealthIndicatorView>;
+}
+
+/** Liveness: the process runs. */
+export interface LivenessView {
+  status: 'ok';
+}

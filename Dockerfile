@@ -34,10 +34,12 @@ RUN NX_DAEMON=false npx nx run "${APP}:build" --configuration=production --outpu
  && find /out \( -name '*.map' -o -name meta.json \) -delete
 
 # ---- deps: the production packages this app imports, exactly as locked ----
+# No install scripts: none of them needs one to work (the only one there is, in swagger-ui-dist's dependency
+# @scarf/scarf, would report the installation to a third party).
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY --from=build /out/package.json /out/package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
 # ---- runtime ----
 FROM ${NODE_IMAGE} AS runtime

@@ -63,6 +63,20 @@ export function OverviewTab() {
         text={authenticateExample(baseUrl)}
         note="Returns a JWT (here for one hour) that the game client uses for this player's profile and wallet."
       />
+      <div className="card">
+        <h3>API reference</h3>
+        <p>
+          Every route, its parameters, answers and error codes:{' '}
+          <a href={`${baseUrl}/docs`} target="_blank" rel="noreferrer">
+            base URL reference
+          </a>{' '}
+          and{' '}
+          <a href={`${coreUrl}/docs`} target="_blank" rel="noreferrer">
+            core URL reference
+          </a>{' '}
+          (OpenAPI 3.1 at <code>/v1/openapi.json</code> on each). Game backends in TypeScript can use the <code>@game-wallet/sdk</code> package.
+        </p>
+      </div>
     </div>
   );
 }

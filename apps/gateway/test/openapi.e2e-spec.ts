@@ -1,7 +1,7 @@
 import { GameFixture, HttpResult, TEST_OPERATOR, TestPlatform, consoleToken, createGame, createKey, http } from '@game-wallet/testing';
 import Ajv2020 from 'ajv/dist/2020';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openApiDocument } from '../src/openapi/openapi-document';
@@ -9,6 +9,30 @@ import { openApiDocument } from '../src/openapi/openapi-document';
 type Json = Record<string, unknown>;
 type Operation = { responses: Record<string, { content?: { 'application/json': { schema: Json } } }> };
 type Document = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Json> } };
+
+const EXAMPLES_FILE = join(__dirname, '../src/openapi/examples.json');
+
+/** Secrets in an answer (an API key's secret, a JWT) replaced by values of the same form that grant nothing. */
+function redacted(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return value.map(redacted);
+  }
+  if (value === null || typeof value !== 'object') {
+    return value;
+  }
+  return Object.fromEntries(
+    Object.entries(value).map(([name, inner]) => {
+      if (name === 'key' && typeof inner === 'string') {
+        return [name, `gk_${'Example0'.repeat(5)}`];
+      }
+      if ((name === 'jwt' || name === 'token') && typeof inner === 'string') {
+        const [header] = inner.split('.');
+        return [name, `${header}.eyJleGFtcGxlIjp0cnVlfQ.c2lnbmF0dXJl`];
+      }
+      return [name, redacted(inner)];
+    }),
+  );
+}
 
 /** Routes the gateway serves that are pages, the documents themselves or its internal port, not API operations. */
 const NOT_OPERATIONS = ['GET /console', 'GET /console/*', 'GET /docs', 'GET /docs/init.js', 'GET /v1/openapi.json', 'GET /metrics'];
@@ -47,7 +71,12 @@ describe('OpenAPI documents and the answers they describe', () => {
     }
     expect(response.headers.get('x-request-id')).toBeTruthy();
     checked.add(`${method} ${path}`);
+    if (response.status < 300 && response.body !== undefined) {
+      answers[`${method.toLowerCase()} ${path} ${response.status}`] ??= redacted(response.body);
+    }
   };
+  /** The first real answer of each documented success, for the documents' examples (`UPDATE_OPENAPI_EXAMPLES=1`). */
+  const answers: Record<string, unknown> = {};
 
   beforeAll(async () => {
     platform = await TestPlatform.start('openapi', { env: { LOG_LEVEL: 'debug' } });
@@ -167,6 +196,12 @@ describe('OpenAPI documents and the answers they describe', () => {
     conforms('base', 'DELETE', '/v1/console/session', await http('DELETE', `${base}/v1/console/session`, asOperator));
     conforms('base', 'GET', '/v1/console/session', await http('GET', `${base}/v1/console/session`, asOperator));
 
+    if (process.env.UPDATE_OPENAPI_EXAMPLES === '1') {
+      writeFileSync(EXAMPLES_FILE, `${JSON.stringify(Object.fromEntries(Object.entries(answers).sort(([a], [b]) => a.localeCompare(b))), null, 2)}\n`);
+    }
+    // Every success the documents describe has an example taken from such an answer (and it matches its schema).
+    const examples = JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8')) as Record<string, unknown>;
+    expect(Object.keys(answers).filter((answer) => !(answer in examples))).toEqual([]);
     const every = (['base', 'core'] as const).flatMap((port) => Object.entries(documents[port].paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`)));
     expect(every.filter((route) => !checked.has(route))).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import Ajv2020 from 'ajv/dist/2020';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,5 +47,25 @@ describe('OpenAPI documents', () => {
     expect(create.responses['403'].content?.['application/json'].schema.properties?.code.enum).toEqual(['API_KEY_INACTIVE', 'FORBIDDEN', 'API_KEY_REQUIRED']);
     expect(create.responses['429'].content?.['application/json'].schema.properties?.code.enum).toEqual(['RATE_LIMITED']);
     expect(Object.keys(create.responses)).toEqual(['200', '201', '400', '401', '403', '413', '415', '429', '500', '503', '504']);
+  });
+
+  it('carry examples taken from real answers, each matching the schema it illustrates', () => {
+    let examples = 0;
+    for (const document of [base, core]) {
+      const ajv = new Ajv2020({ allErrors: true, strict: false });
+      ajv.addSchema({ $id: 'doc', components: (document as { components: unknown }).components });
+      for (const [name, operation] of operations(document)) {
+        for (const [status, answer] of Object.entries(operation.responses)) {
+          const content = answer.content?.['application/json'] as { schema: unknown; example?: unknown } | undefined;
+          if (content?.example === undefined) {
+            continue;
+          }
+          const validate = ajv.compile(JSON.parse(JSON.stringify(content.schema).replaceAll('"#/components/', '"doc#/components/')) as object);
+          expect({ example: `${name} ${status}`, valid: validate(content.example), errors: validate.errors ?? null }).toEqual({ example: `${name} ${status}`, valid: true, errors: null });
+          examples += 1;
+        }
+      }
+    }
+    expect(examples).toBeGreaterThanOrEqual(API_ROUTES.length - 3);
   });
 });

@@ -2,6 +2,7 @@ import { ERROR_STATUS, ErrorCode } from '@game-wallet/contracts';
 import VIEW_SCHEMAS from '@game-wallet/contracts/view-schemas';
 import { z } from 'zod';
 import { API_ROUTES, ApiPort, ApiRoute, RouteAccess } from './api-routes';
+import EXAMPLES from './examples.json';
 
 type Json = Record<string, unknown>;
 
@@ -87,7 +88,7 @@ function responses(route: ApiRoute): Json {
     answers[String(response.status)] = {
       description: response.description,
       headers: { 'x-request-id': ref('headers', 'x-request-id'), ...(rateLimited ? rateLimitHeaders() : {}) },
-      ...(response.schema ? { content: { 'application/json': { schema: ref('schemas', response.schema) } } } : {}),
+      ...(response.schema ? { content: { 'application/json': { schema: ref('schemas', response.schema), ...example(route, response.status) } } } : {}),
     };
   }
   for (const [status, codes] of routeErrors(route)) {
@@ -105,6 +106,12 @@ function responses(route: ApiRoute): Json {
     };
   }
   return answers;
+}
+
+/** A real answer of the route (recorded by the OpenAPI end-to-end suite against a running platform). */
+function example(route: ApiRoute, status: number): Json {
+  const recorded = (EXAMPLES as Record<string, unknown>)[`${route.method} ${route.path} ${status}`];
+  return recorded === undefined ? {} : { example: recorded };
 }
 
 function rateLimitHeaders(): Json {

@@ -6,6 +6,7 @@
  * - faults: *.fault-spec.ts, suites that stop and restart Postgres or Redis; `npm test` runs them after the others, one at a time.
  */
 const { compilerOptions } = require('./tsconfig.base.json');
+const { swcTypeScript } = require('./tools/swc-options.cjs');
 
 const moduleNameMapper = Object.fromEntries(
   Object.entries(compilerOptions.paths).map(([alias, [target]]) => [
@@ -14,19 +15,7 @@ const moduleNameMapper = Object.fromEntries(
   ]),
 );
 
-const transform = {
-  '^.+\\.ts$': [
-    '@swc/jest',
-    {
-      jsc: {
-        target: 'es2022',
-        keepClassNames: true,
-        parser: { syntax: 'typescript', decorators: true },
-        transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
-      },
-    },
-  ],
-};
+const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: swcTypeScript }] };
 
 const common = { rootDir: __dirname, testEnvironment: 'node', transform, moduleNameMapper, moduleFileExtensions: ['ts', 'js', 'json'] };
 

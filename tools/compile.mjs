@@ -3,11 +3,13 @@
 // The apps that ship are bundled by `nx build <app>` instead. Path aliases (@game-wallet/*) are rewritten to relative
 // requires, so dist/out-tsc runs with plain `node`.
 import { transformFile } from '@swc/core';
+import { createRequire } from 'node:module';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const { swcTypeScript } = createRequire(import.meta.url)('./swc-options.cjs');
 const outDir = join(root, 'dist', 'out-tsc');
 const { compilerOptions } = JSON.parse(
   await import('node:fs').then((fs) => fs.readFileSync(join(root, 'tsconfig.base.json'), 'utf8')),
@@ -17,10 +19,7 @@ const swcOptions = {
   sourceMaps: true,
   module: { type: 'commonjs' },
   jsc: {
-    target: 'es2022',
-    keepClassNames: true,
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+    ...swcTypeScript,
     baseUrl: root,
     paths: compilerOptions.paths,
   },

@@ -3,17 +3,13 @@
 // are therefore compiled by SWC (the compiler the tests run on) and esbuild only bundles the JavaScript that results.
 const { readFile } = require('node:fs/promises');
 const { transform } = require('@swc/core');
+const { swcTypeScript } = require('../swc-options.cjs');
 
 const swcOptions = {
   sourceMaps: 'inline',
   // CommonJS: decorator metadata refers to imported types, which an ES module import would fail to resolve.
   module: { type: 'commonjs' },
-  jsc: {
-    target: 'es2022',
-    keepClassNames: true,
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
-  },
+  jsc: swcTypeScript,
 };
 
 /** @type {import('esbuild').Plugin} */

@@ -9,6 +9,7 @@ import {
   createProfile,
   createWallet,
   http,
+  mappedRoutes,
   profileJwt,
   signWithPlatformKey,
   signWithUnknownKey,
@@ -287,12 +288,7 @@ describe('authorization matrix (every public route × every credential)', () => 
   });
 
   it('covers every route the gateway serves (a new route must be added to the matrix or declared public)', () => {
-    const mapped = platform
-      .process('gateway')
-      .jsonLines()
-      .map((line) => /^Mapped \{(\S+), (\w+)\} route$/.exec(String(line.msg)))
-      .filter((match): match is RegExpExecArray => match !== null)
-      .map(([, path, method]) => `${method} ${path}`);
+    const mapped = mappedRoutes(platform);
     expect(mapped.length).toBeGreaterThan(0);
     const known = new Set([...ROUTES.map((route) => `${route.method} ${route.route}`), ...PUBLIC_ROUTES, ...INTERNAL_ROUTES]);
     expect(mapped.filter((route) => !known.has(route))).toEqual([]);

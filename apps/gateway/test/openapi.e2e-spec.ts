@@ -1,4 +1,4 @@
-import { GameFixture, HttpResult, TEST_OPERATOR, TestPlatform, consoleToken, createGame, createKey, http } from '@game-wallet/testing';
+import { GameFixture, HttpResult, TEST_OPERATOR, TestPlatform, consoleToken, createGame, createKey, http, mappedRoutes } from '@game-wallet/testing';
 import Ajv2020 from 'ajv/dist/2020';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -115,12 +115,7 @@ describe('OpenAPI documents and the answers they describe', () => {
   });
 
   it('documents every route the gateway serves, and nothing it does not', () => {
-    const mapped = platform
-      .process('gateway')
-      .jsonLines()
-      .map((line) => /^Mapped \{(\S+), (\w+)\} route$/.exec(String(line.msg)))
-      .filter((match): match is RegExpExecArray => match !== null)
-      .map(([, path, method]) => `${method} ${path}`);
+    const mapped = mappedRoutes(platform);
     const documented = (['base', 'core'] as const).flatMap((port) =>
       Object.entries(documents[port].paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${nestPath(path)}`)),
     );

@@ -6,18 +6,8 @@
  *   node dist/apps/identity/migrate.js
  */
 import 'reflect-metadata';
-import { loadMigrationConfig } from '@game-wallet/config';
-import { ensureDatabase, migrateSchema } from '@game-wallet/database';
+import { runMigrationJob } from '@game-wallet/database';
 import { runMain } from '@game-wallet/http';
 import { identityDataSourceOptions } from './database/data-source-options';
 
-runMain('migrate', async () => {
-  const config = loadMigrationConfig(process.env, 'IDENTITY_DATABASE_URL');
-  if (config.nodeEnv !== 'production') {
-    await ensureDatabase(config.databaseUrl);
-  }
-  const { applied } = await migrateSchema(identityDataSourceOptions(config.databaseUrl));
-  process.stdout.write(
-    applied.length > 0 ? `migrate: applied ${applied.length} migration(s): ${applied.join(', ')}\n` : 'migrate: the identity schema is up to date\n',
-  );
-});
+runMain('migrate', () => runMigrationJob('identity', 'IDENTITY_DATABASE_URL', identityDataSourceOptions));

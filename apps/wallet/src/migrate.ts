@@ -6,18 +6,8 @@
  *   node dist/apps/wallet/migrate.js
  */
 import 'reflect-metadata';
-import { loadMigrationConfig } from '@game-wallet/config';
-import { ensureDatabase, migrateSchema } from '@game-wallet/database';
+import { runMigrationJob } from '@game-wallet/database';
 import { runMain } from '@game-wallet/http';
 import { walletDataSourceOptions } from './database/data-source-options';
 
-runMain('migrate', async () => {
-  const config = loadMigrationConfig(process.env, 'WALLET_DATABASE_URL');
-  if (config.nodeEnv !== 'production') {
-    await ensureDatabase(config.databaseUrl);
-  }
-  const { applied } = await migrateSchema(walletDataSourceOptions(config.databaseUrl));
-  process.stdout.write(
-    applied.length > 0 ? `migrate: applied ${applied.length} migration(s): ${applied.join(', ')}\n` : 'migrate: the wallet schema is up to date\n',
-  );
-});
+runMain('migrate', () => runMigrationJob('wallet', 'WALLET_DATABASE_URL', walletDataSourceOptions));

@@ -1,4 +1,6 @@
+import { loadMigrationConfig } from '@game-wallet/config';
 import { DataSource, DataSourceOptions } from 'typeorm';
+import { ensureDatabase } from './ensure-database';
 import { runLocked } from './run-locked';
 
 export interface MigrationReport {
@@ -68,4 +70,22 @@ async function hasPendingMigrations(dataSource: DataSource): Promise<boolean> {
     }
     throw error;
   }
+}
+
+/**
+ * A service's migration job (`node migrate.js`): reads only the service's database URL (`databaseVariable`, else
+ * DATABASE_URL), applies the pending migrations, says what it did. In development it first creates the database, as
+ * the service does.
+ */
+export async function runMigrationJob(
+  service: string,
+  databaseVariable: string,
+  optionsFor: (databaseUrl: string) => DataSourceOptions & { schema: string },
+): Promise<void> {
+  const config = loadMigrationConfig(process.env, databaseVariable);
+  if (config.nodeEnv !== 'production') {
+    await ensureDatabase(config.databaseUrl);
+  }
+  const { applied } = await migrateSchema(optionsFor(config.databaseUrl));
+  process.stdout.write(applied.length > 0 ? `migrate: applied ${applied.length} migration(s): ${applied.join(', ')}\n` : `migrate: the ${service} schema is up to date\n`);
 }

@@ -10,3 +10,4 @@ export * from './fixtures';
 export * from './http';
 export * from './tokens';
 export * from './balancer';
+export * from './routes';

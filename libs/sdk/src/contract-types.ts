@@ -1,0 +1,8 @@
+/*
+ * The platform's wire types, as types only: the build inlines them into index.d.ts, so the published package carries
+ * neither the contracts library nor any of its code.
+ */
+// eslint-disable-next-line @nx/enforce-module-boundaries -- type-only: nothing of contracts reaches the emitted JavaScript
+export type { ErrorCode } from '@game-wallet/contracts';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- type-only, as above
+export type { ChainName, IssuedToken, Jwks, PlayerView, ProfileClaims, ProfileView, PublicJwk, SignatureView, WalletAddresses, WalletView } from '@game-wallet/contracts/views';

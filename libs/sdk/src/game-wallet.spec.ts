@@ -1,0 +1,150 @@
+import { GameWalletError } from './errors';
+import { GameWallet, ProfileClient } from './game-wallet';
+import { fakeFetch } from './testing/fake-fetch';
+
+const player = {
+  id: 'p-1',
+  applicationId: 'g-1',
+  uniqueId: 'u-1',
+  image: null,
+  userData: {},
+  profileId: 'pr-1',
+  walletId: 'w-1',
+  createdAt: '2026-11-21T10:00:00.000Z',
+  updatedAt: '2026-11-21T10:00:00.000Z',
+};
+const unavailable = { status: 503, body: { message: 'down', code: 'SERVICE_UNAVAILABLE' }, headers: { 'retry-after': '0' } };
+
+const server = (fetch: ReturnType<typeof fakeFetch>) =>
+  new GameWallet({ baseUrl: 'https://api.test/', coreUrl: 'https://core.test/prefix', apiKey: 'gk_key', fetch, retryDelayMs: 1 });
+
+describe(GameWallet.name, () => {
+  it('creates a player on core_url with the API key, and says whether it is new (201) or found (200)', async () => {
+    const fetch = fakeFetch({ status: 201, body: player }, { status: 200, body: player });
+    const client = server(fetch);
+    await expect(client.players.create({ uniqueId: 'u-1', userData: { level: 3 } })).resolves.toEqual({ player, created: true });
+    await expect(client.players.create({ uniqueId: 'u-1', image: null })).resolves.toEqual({ player, created: false });
+    expect(fetch.requests[0].url).toBe('https://core.test/prefix/v1/player/create');
+    expect(fetch.requests[0].init).toMatchObject({ method: 'POST', body: '{"uniqueId":"u-1","userData":{"level":3}}' });
+    expect(fetch.requests[0].init.headers).toMatchObject({ 'x-api-key': 'gk_key', 'content-type': 'application/json' });
+    expect(fetch.requests[1].init.body).toBe('{"uniqueId":"u-1","image":null}');
+  });
+
+  it('reads a player, with the id as one path segment', async () => {
+    const fetch = fakeFetch({ status: 200, body: player });
+    await expect(server(fetch).players.get('p/1?x')).resolves.toEqual(player);
+    expect(fetch.requests[0]).toMatchObject({ url: 'https://core.test/prefix/v1/player/p%2F1%3Fx', init: { method: 'GET' } });
+  });
+
+  it('authenticates a profile with or without a duration, and revokes its tokens', async () => {
+    const token = { jwt: 'a.b.c', expiresAt: '2026-11-21T11:00:00.000Z' };
+    const fetch = fakeFetch({ status: 200, body: token }, { status: 200, body: token }, { status: 204 });
+    const client = server(fetch);
+    await expect(client.profiles.authenticate('pr-1', { duration: 900 })).resolves.toEqual(token);
+    await expect(client.profiles.authenticate('pr-1')).resolves.toEqual(token);
+    await expect(client.profiles.revoke('pr-1')).resolves.toBeUndefined();
+    expect(fetch.requests.map((request) => [request.init.method, request.url, request.init.body])).toEqual([
+      ['POST', 'https://api.test/v1/profile/pr-1/authenticate', '{"duration":900}'],
+      ['POST', 'https://api.test/v1/profile/pr-1/authenticate', '{}'],
+      ['POST', 'https://api.test/v1/profile/pr-1/revoke', undefined],
+    ]);
+  });
+
+  it('reads a wallet with include and chain as query parameters', async () => {
+    const fetch = fakeFetch({ status: 200, body: { id: 'w-1' } });
+    const client = server(fetch);
+    await client.wallets.get('w-1');
+    await client.wallets.get('w-1', { include: 'profile', chain: 'sui' });
+    expect(fetch.requests.map((request) => request.url)).toEqual(['https://api.test/v1/wallet/w-1', 'https://api.test/v1/wallet/w-1?include=profile&chain=sui']);
+  });
+
+  it('signs a string in its encoding, and bytes as base64', async () => {
+    const signature = { chain: 'evm', address: '0xabc', signature: '0x00' };
+    const fetch = fakeFetch({ status: 200, body: signature });
+    const client = server(fetch);
+    await expect(client.wallets.sign('w-1', { chain: 'evm', message: 'hello' })).resolves.toEqual(signature);
+    await client.wallets.sign('w-1', { chain: 'sol', message: 'deadbeef', encoding: 'hex' });
+    await client.wallets.sign('w-1', { chain: 'sui', message: new Uint8Array([0xde, 0xad, 0xbe, 0xef]) });
+    expect(fetch.requests.map((request) => [request.url, request.init.body])).toEqual([
+      ['https://api.test/v1/wallet/w-1/sign', '{"chain":"evm","message":"hello"}'],
+      ['https://api.test/v1/wallet/w-1/sign', '{"chain":"sol","message":"deadbeef","encoding":"hex"}'],
+      ['https://api.test/v1/wallet/w-1/sign', '{"chain":"sui","message":"3q2+7w==","encoding":"base64"}'],
+    ]);
+  });
+
+  it('retries players.create, the reads and profiles.revoke; never profiles.authenticate or wallets.sign', async () => {
+    const retried = async (call: (client: GameWallet) => Promise<unknown>, answer: { status: number; body?: unknown }) => {
+      const fetch = fakeFetch(unavailable, answer);
+      await call(server(fetch)).catch(() => undefined);
+      return fetch.requests.length;
+    };
+    expect(await retried((client) => client.players.create({ uniqueId: 'u' }), { status: 200, body: player })).toBe(2);
+    expect(await retried((client) => client.players.get('p'), { status: 200, body: player })).toBe(2);
+    expect(await retried((client) => client.profiles.revoke('p'), { status: 204 })).toBe(2);
+    expect(await retried((client) => client.wallets.get('w'), { status: 200, body: {} })).toBe(2);
+    expect(await retried((client) => client.jwks(), { status: 200, body: { keys: [] } })).toBe(2);
+    expect(await retried((client) => client.profiles.authenticate('p'), { status: 200, body: {} })).toBe(1);
+    expect(await retried((client) => client.wallets.sign('w', { chain: 'evm', message: 'm' }), { status: 200, body: {} })).toBe(1);
+  });
+
+  it('reads health (the report also when it is 503) and the JWKS without a credential being needed', async () => {
+    const down = { status: 'error', info: {}, error: { redis: { status: 'down', message: 'timeout' } }, details: { redis: { status: 'down', message: 'timeout' } } };
+    const fetch = fakeFetch({ status: 503, body: down }, { status: 200, body: { status: 'ok', details: {} } }, { status: 200, body: { keys: [] } });
+    const client = server(fetch);
+    await expect(client.health()).resolves.toEqual(down);
+    await expect(client.health({ scope: 'services' })).resolves.toEqual({ status: 'ok', details: {} });
+    await expect(client.jwks()).resolves.toEqual({ keys: [] });
+    expect(fetch.requests.map((request) => request.url)).toEqual([
+      'https://api.test/v1/health',
+      'https://api.test/v1/health/services',
+      'https://api.test/v1/.well-known/jwks.json',
+    ]);
+  });
+
+  it('throws a 503 error body from health, after its retries', async () => {
+    const fetch = fakeFetch(unavailable);
+    await expect(server(fetch).health()).rejects.toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    expect(fetch.requests).toHaveLength(3);
+  });
+
+  it('throws the platform error as a GameWalletError', async () => {
+    const fetch = fakeFetch({ status: 404, body: { message: 'No player with this id', code: 'PLAYER_NOT_FOUND' }, headers: { 'x-request-id': 'r-1' } });
+    const error = await server(fetch).players.get('p').catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(GameWalletError);
+    expect(error).toMatchObject({ status: 404, code: 'PLAYER_NOT_FOUND', message: 'No player with this id', requestId: 'r-1' });
+  });
+
+  it.each([
+    [{ baseUrl: 'api.test', coreUrl: 'https://core.test', apiKey: 'k' }, 'baseUrl must be an absolute URL'],
+    [{ baseUrl: 'ftp://api.test', coreUrl: 'https://core.test', apiKey: 'k' }, 'baseUrl must be an http or https URL'],
+    [{ baseUrl: 'https://api.test', coreUrl: '', apiKey: 'k' }, 'coreUrl must be an absolute URL'],
+    [{ baseUrl: 'https://api.test', coreUrl: 'https://core.test', apiKey: '' }, 'apiKey is required'],
+  ])('refuses the options %p', (options, message) => {
+    expect(() => new GameWallet(options)).toThrow(message);
+  });
+});
+
+describe(ProfileClient.name, () => {
+  it('sends the profile JWT as a bearer token, asking a function for the current one before each call', async () => {
+    const fetch = fakeFetch({ status: 200, body: {} });
+    const tokens = ['first', 'second'];
+    const client = GameWallet.forProfile({ baseUrl: 'https://api.test', jwt: async () => tokens.shift()!, fetch });
+    await client.wallets.get('w-1');
+    await client.wallets.sign('w-1', { chain: 'sol', message: 'm' });
+    await GameWallet.forProfile({ baseUrl: 'https://api.test', jwt: 'fixed', fetch }).profiles.authenticate('pr-1', { duration: 60 });
+    expect(fetch.requests.map((request) => request.init.headers.authorization)).toEqual(['Bearer first', 'Bearer second', 'Bearer fixed']);
+    expect(fetch.requests.every((request) => !('x-api-key' in request.init.headers))).toBe(true);
+  });
+
+  it('offers only what a profile JWT may do: refresh its token, read its wallet, sign', () => {
+    const client = GameWallet.forProfile({ baseUrl: 'https://api.test', jwt: 'a.b.c', fetch: fakeFetch() });
+    expect(Object.keys(client.profiles)).toEqual(['authenticate']);
+    expect(client).not.toHaveProperty('players');
+    expect(typeof client.wallets.get).toBe('function');
+    expect(typeof client.wallets.sign).toBe('function');
+  });
+
+  it('requires a JWT', () => {
+    expect(() => GameWallet.forProfile({ baseUrl: 'https://api.test', jwt: '' })).toThrow('jwt is required');
+  });
+});

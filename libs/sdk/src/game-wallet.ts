@@ -1,0 +1,103 @@
+import type { Jwks } from './contract-types';
+import { ClientOptions, HttpClient, RequestOptions } from './http-client';
+import { PlayersResource, ProfilesResource, PublicApi, WalletsResource } from './resources';
+import type { HealthOptions, HealthReport, PlayersApi, ProfilesApi, WalletsApi } from './types';
+
+export interface GameWalletOptions extends ClientOptions {
+  /** `base_url`: profiles, wallets, health, JWKS (e.g. `https://api.example.com`). */
+  baseUrl: string;
+  /** `core_url`: players (e.g. `https://core.example.com`). */
+  coreUrl: string;
+  /** The game's API key (`gk_…`), sent as `x-api-key`. Keep it on the game server: it acts for the whole game. */
+  apiKey: string;
+}
+
+export interface ProfileClientOptions extends ClientOptions {
+  /** `base_url`. */
+  baseUrl: string;
+  /** The profile JWT, or a function giving the current one (called before each call), sent as `Authorization: Bearer`. */
+  jwt: string | (() => string | Promise<string>);
+}
+
+/** The client of a game server: the whole public API for one game, with its API key. */
+export class GameWallet {
+  readonly players: PlayersApi;
+  readonly profiles: ProfilesApi;
+  readonly wallets: WalletsApi;
+  private readonly publicApi: PublicApi;
+
+  constructor(options: GameWalletOptions) {
+    if (typeof options.apiKey !== 'string' || options.apiKey === '') {
+      throw new TypeError('apiKey is required');
+    }
+    const baseUrl = urlOption('baseUrl', options.baseUrl);
+    const apiKey = options.apiKey;
+    const http = new HttpClient(options, () => ({ 'x-api-key': apiKey }));
+    this.players = new PlayersResource(http, urlOption('coreUrl', options.coreUrl));
+    this.profiles = new ProfilesResource(http, baseUrl);
+    this.wallets = new WalletsResource(http, baseUrl);
+    this.publicApi = new PublicApi(http, baseUrl);
+  }
+
+  /**
+   * A client acting for one player with its profile JWT (a game client, say): it may refresh its own token, read its
+   * own wallet and sign with it — what SPEC §3 allows a profile JWT, and nothing else.
+   */
+  static forProfile(options: ProfileClientOptions): ProfileClient {
+    return new ProfileClient(options);
+  }
+
+  /** `GET /v1/health`: the gateway's readiness report, or `{ scope: 'services' }` for identity, wallet and core. */
+  health(options?: HealthOptions): Promise<HealthReport> {
+    return this.publicApi.health(options);
+  }
+
+  /** The public keys of profile JWTs (RFC 7517). */
+  jwks(options?: RequestOptions): Promise<Jwks> {
+    return this.publicApi.jwks(options);
+  }
+}
+
+/** The client of one profile, made by {@link GameWallet.forProfile}. */
+export class ProfileClient {
+  readonly profiles: Pick<ProfilesApi, 'authenticate'>;
+  readonly wallets: WalletsApi;
+  private readonly publicApi: PublicApi;
+
+  constructor(options: ProfileClientOptions) {
+    const { jwt } = options;
+    if (typeof jwt !== 'function' && (typeof jwt !== 'string' || jwt === '')) {
+      throw new TypeError('jwt is required');
+    }
+    const baseUrl = urlOption('baseUrl', options.baseUrl);
+    const http = new HttpClient(options, async () => ({ authorization: `Bearer ${typeof jwt === 'function' ? await jwt() : jwt}` }));
+    const profiles = new ProfilesResource(http, baseUrl);
+    this.profiles = { authenticate: profiles.authenticate.bind(profiles) };
+    this.wallets = new WalletsResource(http, baseUrl);
+    this.publicApi = new PublicApi(http, baseUrl);
+  }
+
+  /** As {@link GameWallet.health}: no credential is needed. */
+  health(options?: HealthOptions): Promise<HealthReport> {
+    return this.publicApi.health(options);
+  }
+
+  /** As {@link GameWallet.jwks}: no credential is needed. */
+  jwks(options?: RequestOptions): Promise<Jwks> {
+    return this.publicApi.jwks(options);
+  }
+}
+
+/** An absolute http(s) URL without its trailing slashes, so that paths append cleanly (a path prefix is kept). */
+export function urlOption(name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`${name} must be an absolute URL, e.g. https://api.example.com`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`${name} must be an http or https URL`);
+  }
+  return value.replace(/\/+$/, '');
+}

@@ -1,0 +1,266 @@
+import { GameWalletError } from './errors';
+import { HttpCall, HttpClient } from './http-client';
+import { fakeFetch, hangingFetch, response } from './testing/fake-fetch';
+
+const read: HttpCall = { method: 'GET', url: 'https://api.test/v1/thing', idempotent: true };
+const write: HttpCall = { method: 'POST', url: 'https://api.test/v1/thing', body: { a: 1 }, idempotent: false };
+const unavailable = { status: 503, body: { message: 'Redis is unavailable', code: 'SERVICE_UNAVAILABLE' }, headers: { 'retry-after': '1', 'x-request-id': 'req-1' } };
+const ok = { status: 200, body: { id: 'x' } };
+
+/** A client that retries quickly and without randomness (jitter 0). */
+const client = (fetch: ReturnType<typeof fakeFetch>, options: ConstructorParameters<typeof HttpClient>[0] = {}) =>
+  new HttpClient({ retryDelayMs: 1, fetch, ...options }, () => ({ 'x-api-key': 'gk_test' }), () => 0);
+
+async function failure(promise: Promise<unknown>): Promise<GameWalletError> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(GameWalletError);
+  return error as GameWalletError;
+}
+
+describe(HttpClient.name, () => {
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  describe('retries', () => {
+    it('retries an idempotent call after 503, 504 and 429 and returns the answer that succeeds', async () => {
+      const fetch = fakeFetch(
+        { ...unavailable, headers: {} },
+        { status: 504, body: { message: 'deadline', code: 'GATEWAY_TIMEOUT' } },
+        ok,
+      );
+      await expect(client(fetch).request(read)).resolves.toEqual({ id: 'x' });
+      expect(fetch.requests).toHaveLength(3);
+      const limited = fakeFetch({ status: 429, body: { message: 'slow down', code: 'RATE_LIMITED' }, headers: { 'retry-after': '0' } }, ok);
+      await expect(client(limited).request(read)).resolves.toEqual({ id: 'x' });
+      expect(limited.requests).toHaveLength(2);
+    });
+
+    it('sends the same request again: method, headers and body', async () => {
+      const fetch = fakeFetch({ ...unavailable, headers: {} }, ok);
+      await client(fetch).request({ ...write, idempotent: true }, { requestId: 'mine' });
+      const [first, second] = fetch.requests;
+      expect(second.url).toBe(first.url);
+      expect(second.init.method).toBe('POST');
+      expect(second.init.headers).toEqual(first.init.headers);
+      expect(second.init.body).toBe('{"a":1}');
+    });
+
+    it('never retries a call that is not idempotent', async () => {
+      const fetch = fakeFetch(unavailable, ok);
+      const error = await failure(client(fetch).request(write));
+      expect([error.status, error.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+      expect(fetch.requests).toHaveLength(1);
+      const offline = fakeFetch(new TypeError('fetch failed'), ok);
+      expect((await failure(client(offline).request(write))).code).toBe('NETWORK_ERROR');
+      expect(offline.requests).toHaveLength(1);
+    });
+
+    it.each([[400], [401], [403], [404], [500]])('does not retry %i', async (status) => {
+      const fetch = fakeFetch({ status, body: { message: 'no', code: 'X' } }, ok);
+      expect((await failure(client(fetch).request(read))).status).toBe(status);
+      expect(fetch.requests).toHaveLength(1);
+    });
+
+    it('stops after `retries` retries (2 by default) and throws the last answer', async () => {
+      const fetch = fakeFetch({ ...unavailable, headers: { 'x-request-id': 'req-9' } });
+      const error = await failure(client(fetch).request(read));
+      expect(fetch.requests).toHaveLength(3);
+      expect(error).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', requestId: 'req-9' });
+      const once = fakeFetch({ ...unavailable, headers: {} });
+      await failure(client(once, { retries: 1 }).request(read));
+      expect(once.requests).toHaveLength(2);
+    });
+
+    it('does not retry at all with retries: 0, on the client or on the call', async () => {
+      const fetch = fakeFetch({ ...unavailable, headers: {} }, ok);
+      await failure(client(fetch, { retries: 0 }).request(read));
+      expect(fetch.requests).toHaveLength(1);
+      const perCall = fakeFetch({ ...unavailable, headers: {} }, ok);
+      await failure(client(perCall).request(read, { retries: 0 }));
+      expect(perCall.requests).toHaveLength(1);
+    });
+
+    it('retries a network error of an idempotent call', async () => {
+      const fetch = fakeFetch(new TypeError('fetch failed'), ok);
+      await expect(client(fetch).request(read)).resolves.toEqual({ id: 'x' });
+      expect(fetch.requests).toHaveLength(2);
+    });
+
+    it('waits Retry-After before the retry, never less', async () => {
+      jest.useFakeTimers();
+      const fetch = fakeFetch(unavailable, ok);
+      const result = client(fetch, { retryDelayMs: 200 }).request(read);
+      await jest.advanceTimersByTimeAsync(999);
+      expect(fetch.requests).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(fetch.requests).toHaveLength(2);
+      await expect(result).resolves.toEqual({ id: 'x' });
+    });
+
+    it('backs off exponentially without Retry-After', async () => {
+      jest.useFakeTimers();
+      const fetch = fakeFetch({ ...unavailable, headers: {} }, { ...unavailable, headers: {} }, ok);
+      // jitter 0: half of 100 ms, then half of 200 ms
+      const result = client(fetch, { retryDelayMs: 100 }).request(read);
+      await jest.advanceTimersByTimeAsync(49);
+      expect(fetch.requests).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(fetch.requests).toHaveLength(2);
+      await jest.advanceTimersByTimeAsync(99);
+      expect(fetch.requests).toHaveLength(2);
+      await jest.advanceTimersByTimeAsync(1);
+      await expect(result).resolves.toEqual({ id: 'x' });
+    });
+
+    it('does not wait for a Retry-After longer than maxRetryDelayMs: it throws with retryAfter', async () => {
+      const fetch = fakeFetch({ ...unavailable, headers: { 'retry-after': '30' } }, ok);
+      const error = await failure(client(fetch, { maxRetryDelayMs: 5000 }).request(read));
+      expect(error.retryAfter).toBe(30);
+      expect(fetch.requests).toHaveLength(1);
+    });
+
+    it('does not start a wait that would end after the call timeout: it throws the answer instead', async () => {
+      const fetch = fakeFetch({ ...unavailable, headers: { 'retry-after': '2' } }, ok);
+      const started = Date.now();
+      const error = await failure(client(fetch).request(read, { timeoutMs: 1000 }));
+      expect(Date.now() - started).toBeLessThan(500);
+      expect([error.code, error.retryAfter]).toEqual(['SERVICE_UNAVAILABLE', 2]);
+      expect(fetch.requests).toHaveLength(1);
+    });
+  });
+
+  describe('errors', () => {
+    it('carries the platform body, status, x-request-id and Retry-After (seconds or a date)', async () => {
+      const error = await failure(client(fakeFetch(unavailable), { retries: 0 }).request(read));
+      expect(error).toMatchObject({ name: 'GameWalletError', status: 503, code: 'SERVICE_UNAVAILABLE', message: 'Redis is unavailable', requestId: 'req-1', retryAfter: 1 });
+      expect(error).toBeInstanceOf(Error);
+      const date = new Date(Date.now() + 60_000).toUTCString();
+      const limited = await failure(client(fakeFetch({ status: 429, body: { message: 'm', code: 'RATE_LIMITED' }, headers: { 'retry-after': date } }), { retries: 0 }).request(read));
+      expect(limited.retryAfter).toBeGreaterThanOrEqual(59);
+      expect(limited.retryAfter).toBeLessThanOrEqual(60);
+    });
+
+    it('reports an error without the platform body as UNEXPECTED_RESPONSE with its status', async () => {
+      const error = await failure(client(fakeFetch({ status: 502, body: '<html>Bad Gateway</html>' })).request(read));
+      expect(error).toMatchObject({ status: 502, code: 'UNEXPECTED_RESPONSE' });
+    });
+
+    it('reports a success that is not JSON as UNEXPECTED_RESPONSE', async () => {
+      const error = await failure(client(fakeFetch({ status: 200, body: 'hello' })).request(read));
+      expect(error).toMatchObject({ status: 200, code: 'UNEXPECTED_RESPONSE' });
+    });
+
+    it('reports a failed connection as NETWORK_ERROR with its reason and keeps the cause', async () => {
+      const cause = new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:9') });
+      const error = await failure(client(fakeFetch(cause), { retries: 0 }).request(read, { requestId: 'r-7' }));
+      expect(error).toMatchObject({ status: 0, code: 'NETWORK_ERROR', requestId: 'r-7' });
+      expect(error.message).toBe('Could not reach https://api.test: fetch failed (connect ECONNREFUSED 127.0.0.1:9)');
+      expect(error.cause).toBe(cause);
+    });
+
+    it('answers 204 with undefined', async () => {
+      await expect(client(fakeFetch({ status: 204 })).request(write)).resolves.toBeUndefined();
+    });
+
+    it('returns an error answer the call accepts (a health report) instead of throwing', async () => {
+      const report = { status: 'error', details: {} };
+      const fetch = fakeFetch({ status: 503, body: report });
+      await expect(client(fetch).request({ ...read, accepts: (status) => status === 503 })).resolves.toEqual(report);
+      expect(fetch.requests).toHaveLength(1);
+    });
+  });
+
+  describe('timeouts and aborts', () => {
+    it('ends a call that takes longer than timeoutMs with TIMEOUT, aborting the request', async () => {
+      const fetch = hangingFetch();
+      const started = Date.now();
+      const error = await failure(client(fetch).request(read, { timeoutMs: 50 }));
+      expect([error.status, error.code]).toEqual([0, 'TIMEOUT']);
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(fetch.requests[0].init.signal.aborted).toBe(true);
+      expect(fetch.requests).toHaveLength(1);
+    });
+
+    it('uses the client timeout (10 s by default) when the call gives none', async () => {
+      jest.useFakeTimers();
+      const fetch = hangingFetch();
+      const result = failure(new HttpClient({ fetch }).request(read));
+      await jest.advanceTimersByTimeAsync(9_999);
+      expect(fetch.requests[0].init.signal.aborted).toBe(false);
+      await jest.advanceTimersByTimeAsync(1);
+      expect((await result).code).toBe('TIMEOUT');
+      const short = hangingFetch();
+      const shortResult = failure(new HttpClient({ fetch: short, timeoutMs: 100 }).request(read));
+      await jest.advanceTimersByTimeAsync(100);
+      expect((await shortResult).code).toBe('TIMEOUT');
+    });
+
+    it('sends nothing when the signal is already aborted', async () => {
+      const fetch = fakeFetch(ok);
+      const error = await failure(client(fetch).request(read, { signal: AbortSignal.abort() }));
+      expect(error.code).toBe('ABORTED');
+      expect(fetch.requests).toHaveLength(0);
+    });
+
+    it('aborts a request in flight when the signal fires', async () => {
+      const fetch = hangingFetch();
+      const controller = new AbortController();
+      const result = failure(client(fetch).request(read, { signal: controller.signal }));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      controller.abort();
+      const error = await result;
+      expect([error.status, error.code]).toEqual([0, 'ABORTED']);
+      expect(fetch.requests[0].init.signal.aborted).toBe(true);
+    });
+
+    it('aborts the wait between retries, and sends no retry', async () => {
+      jest.useFakeTimers();
+      const fetch = fakeFetch(unavailable, ok);
+      const controller = new AbortController();
+      const result = failure(client(fetch).request(read, { signal: controller.signal }));
+      await jest.advanceTimersByTimeAsync(500);
+      controller.abort();
+      expect((await result).code).toBe('ABORTED');
+      await jest.advanceTimersByTimeAsync(2000);
+      expect(fetch.requests).toHaveLength(1);
+    });
+  });
+
+  describe('requests', () => {
+    it('sends the credential, accept, and content-type and x-request-id only when there is a body or an id', async () => {
+      const fetch = fakeFetch(ok);
+      await client(fetch).request(read);
+      await client(fetch).request(write, { requestId: 'abc' });
+      expect(fetch.requests[0].init.headers).toEqual({ accept: 'application/json', 'x-api-key': 'gk_test' });
+      expect(fetch.requests[1].init.headers).toEqual({ accept: 'application/json', 'x-api-key': 'gk_test', 'content-type': 'application/json', 'x-request-id': 'abc' });
+    });
+
+    it('uses the global fetch when none is given, looked up at each call', async () => {
+      const fetch = fakeFetch(ok);
+      const original = globalThis.fetch;
+      globalThis.fetch = fetch as unknown as typeof globalThis.fetch;
+      try {
+        await expect(new HttpClient({}).request(read)).resolves.toEqual({ id: 'x' });
+        expect(fetch.requests).toHaveLength(1);
+      } finally {
+        globalThis.fetch = original;
+      }
+    });
+
+    it.each([[{ timeoutMs: 0 }], [{ timeoutMs: Number.NaN }], [{ retries: -1 }], [{ retries: 1.5 }], [{ retryDelayMs: -5 }]])('refuses the option %p', (options) => {
+      expect(() => new HttpClient(options)).toThrow(TypeError);
+    });
+  });
+});
+
+// Keep the helper honest: a response body is read as text.
+describe(response.name, () => {
+  it('serializes objects and keeps strings', async () => {
+    await expect(response(200, { a: 1 }).text()).resolves.toBe('{"a":1}');
+    await expect(response(200, 'x').text()).resolves.toBe('x');
+  });
+});

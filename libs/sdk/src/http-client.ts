@@ -1,0 +1,284 @@
+import { GameWalletError } from './errors';
+import { DEFAULT_RETRY_SETTINGS, RETRYABLE_STATUSES, RetrySettings, parseRetryAfter, retryDelayMs } from './retry-policy';
+
+/** The part of a `fetch` Response the SDK reads. */
+export interface FetchResponse {
+  readonly status: number;
+  readonly headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
+
+export interface FetchRequestInit {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+}
+
+/** A `fetch` function: the global one by default; any WHATWG-compatible one (or a test double) may be given. */
+export type FetchFunction = (url: string, init: FetchRequestInit) => Promise<FetchResponse>;
+
+/** Options every method takes as its last argument. */
+export interface RequestOptions {
+  /** Cancels the call, its retries and the waits between them: the call rejects with `ABORTED`. */
+  signal?: AbortSignal;
+  /** The longest the whole call may take, retries and waits included (default: the client's); then `TIMEOUT`. */
+  timeoutMs?: number;
+  /** Retries for this call (default: the client's). Only idempotent calls are ever retried. */
+  retries?: number;
+  /** Sent as `x-request-id` (1–128 printable characters) so the platform's log lines carry it. */
+  requestId?: string;
+}
+
+/** Settings shared by both kinds of client. */
+export interface ClientOptions {
+  /** Default limit of one call, retries and waits included, in milliseconds (default 10000). */
+  timeoutMs?: number;
+  /** How many times an idempotent call is retried after 429, 503, 504 or a network error (default 2; 0 disables). */
+  retries?: number;
+  /** The first backoff between retries, doubled each time, with jitter (default 250 ms). */
+  retryDelayMs?: number;
+  /** The longest wait between retries; a `Retry-After` beyond it is not waited for (default 10000 ms). */
+  maxRetryDelayMs?: number;
+  /** The `fetch` to use (default: `globalThis.fetch`). */
+  fetch?: FetchFunction;
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+export interface HttpCall {
+  method: 'GET' | 'POST';
+  url: string;
+  body?: unknown;
+  /** Safe to send again after a 429/503/504 or a network error. */
+  idempotent: boolean;
+  /** An error answer whose body is the result the caller wants (a health report's 503). */
+  accepts?: (status: number, body: unknown) => boolean;
+}
+
+export interface HttpAnswer<T> {
+  status: number;
+  body: T;
+}
+
+export type CredentialHeaders = () => Record<string, string> | Promise<Record<string, string>>;
+
+/**
+ * One HTTP pipeline: credentials, a deadline for the whole call, the caller's abort signal, retries of idempotent
+ * calls, and every failure as a {@link GameWalletError}.
+ */
+export class HttpClient {
+  private readonly timeoutMs: number;
+  private readonly retry: RetrySettings;
+  private readonly fetch: FetchFunction;
+
+  constructor(
+    options: ClientOptions,
+    private readonly credentials: CredentialHeaders = () => ({}),
+    private readonly random: () => number = Math.random,
+  ) {
+    this.timeoutMs = positive('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    this.retry = {
+      retries: wholeNumber('retries', options.retries ?? DEFAULT_RETRY_SETTINGS.retries),
+      retryDelayMs: positive('retryDelayMs', options.retryDelayMs ?? DEFAULT_RETRY_SETTINGS.retryDelayMs),
+      maxRetryDelayMs: positive('maxRetryDelayMs', options.maxRetryDelayMs ?? DEFAULT_RETRY_SETTINGS.maxRetryDelayMs),
+    };
+    const given = options.fetch;
+    if (given === undefined && typeof globalThis.fetch !== 'function') {
+      throw new TypeError('No fetch in this environment: pass one as the `fetch` option');
+    }
+    // Looked up at each call (not bound once) so that a fetch installed later, or stubbed by a test, is used.
+    this.fetch = given ?? ((url, init) => globalThis.fetch(url, init));
+  }
+
+  /** The parsed body of the answer (undefined for 204). */
+  async request<T>(call: HttpCall, options: RequestOptions = {}): Promise<T> {
+    return (await this.send<T>(call, options)).body;
+  }
+
+  /** The status and parsed body of the answer. */
+  async send<T>(call: HttpCall, options: RequestOptions = {}): Promise<HttpAnswer<T>> {
+    const scope = new CallScope(positive('timeoutMs', options.timeoutMs ?? this.timeoutMs), options.signal, options.requestId);
+    const retries = call.idempotent ? wholeNumber('retries', options.retries ?? this.retry.retries) : 0;
+    try {
+      scope.throwIfEnded();
+      const headers: Record<string, string> = { accept: 'application/json', ...(await this.credentials()) };
+      scope.throwIfEnded();
+      if (options.requestId !== undefined) {
+        headers['x-request-id'] = options.requestId;
+      }
+      if (call.body !== undefined) {
+        headers['content-type'] = 'application/json';
+      }
+      const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+      for (let attempt = 0; ; attempt += 1) {
+        const outcome = await this.attempt<T>(call, { method: call.method, headers, body, signal: scope.signal }, scope);
+        if (outcome.ok) {
+          return outcome.value;
+        }
+        const retryable = outcome.error.status === 0 ? outcome.error.code === 'NETWORK_ERROR' : RETRYABLE_STATUSES.includes(outcome.error.status);
+        const delay = retryable && attempt < retries ? retryDelayMs(attempt, outcome.error.retryAfter, this.retry, this.random) : undefined;
+        if (delay === undefined || !scope.leaves(delay)) {
+          throw outcome.error;
+        }
+        await scope.sleep(delay);
+      }
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  private async attempt<T>(call: HttpCall, init: FetchRequestInit, scope: CallScope): Promise<{ ok: true; value: HttpAnswer<T> } | { ok: false; error: GameWalletError }> {
+    let status: number;
+    let headers: FetchResponse['headers'];
+    let text: string;
+    try {
+      const response = await this.fetch(call.url, init);
+      status = response.status;
+      headers = response.headers;
+      text = await response.text();
+    } catch (cause) {
+      // A timeout or an abort surfaces from fetch as an AbortError: report what ended the call, not how.
+      scope.throwIfEnded();
+      return { ok: false, error: new GameWalletError({ status: 0, code: 'NETWORK_ERROR', message: `Could not reach ${originOf(call.url)}: ${reasonOf(cause)}`, requestId: scope.requestId, cause }) };
+    }
+    const requestId = headers.get('x-request-id') ?? scope.requestId;
+    const body = parseJson(text);
+    if (status >= 200 && status < 300) {
+      return body.ok
+        ? { ok: true, value: { status, body: body.value as T } }
+        : { ok: false, error: new GameWalletError({ status, code: 'UNEXPECTED_RESPONSE', message: `The answer (HTTP ${status}) is not JSON`, requestId }) };
+    }
+    if (body.ok && call.accepts?.(status, body.value)) {
+      return { ok: true, value: { status, body: body.value as T } };
+    }
+    return { ok: false, error: errorFromAnswer(status, body.ok ? body.value : undefined, requestId, parseRetryAfter(headers.get('retry-after'))) };
+  }
+}
+
+/** An empty body (204) is undefined. */
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  if (text === '') {
+    return { ok: true, value: undefined };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** An error answer as the platform sends it (`{message, code}`), or `UNEXPECTED_RESPONSE` with the status otherwise. */
+function errorFromAnswer(status: number, body: unknown, requestId: string | undefined, retryAfter: number | undefined): GameWalletError {
+  if (isErrorBody(body)) {
+    return new GameWalletError({ status, code: body.code, message: body.message, requestId, retryAfter });
+  }
+  return new GameWalletError({ status, code: 'UNEXPECTED_RESPONSE', message: `HTTP ${status} without the platform's error body`, requestId, retryAfter });
+}
+
+function isErrorBody(body: unknown): body is { message: string; code: string } {
+  return typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string' && typeof (body as { code?: unknown }).code === 'string';
+}
+
+/** The life of one call: its deadline, the caller's signal, and what ended it. */
+class CallScope {
+  private readonly controller = new AbortController();
+  private readonly endsAt: number;
+  private readonly timer: ReturnType<typeof setTimeout>;
+  private ended?: GameWalletError;
+
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly callerSignal: AbortSignal | undefined,
+    readonly requestId: string | undefined,
+  ) {
+    this.endsAt = Date.now() + timeoutMs;
+    this.timer = setTimeout(() => this.end('TIMEOUT', `The call did not finish within ${this.timeoutMs} ms`), timeoutMs);
+    if (callerSignal?.aborted) {
+      this.onAbort();
+    } else {
+      callerSignal?.addEventListener('abort', this.onAbort);
+    }
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  throwIfEnded(): void {
+    if (this.ended) {
+      throw this.ended;
+    }
+  }
+
+  /** Whether a wait of `ms` still ends before the deadline. */
+  leaves(ms: number): boolean {
+    return Date.now() + ms < this.endsAt;
+  }
+
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.ended) {
+        reject(this.ended);
+        return;
+      }
+      const onEnd = () => {
+        clearTimeout(wait);
+        reject(this.ended);
+      };
+      const wait = setTimeout(() => {
+        this.signal.removeEventListener('abort', onEnd);
+        resolve();
+      }, ms);
+      this.signal.addEventListener('abort', onEnd, { once: true });
+    });
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.callerSignal?.removeEventListener('abort', this.onAbort);
+  }
+
+  private readonly onAbort = (): void => {
+    this.end('ABORTED', 'The call was aborted');
+  };
+
+  private end(code: 'TIMEOUT' | 'ABORTED', message: string): void {
+    if (this.ended) {
+      return;
+    }
+    this.ended = new GameWalletError({ status: 0, code, message, requestId: this.requestId, cause: code === 'ABORTED' ? this.callerSignal?.reason : undefined });
+    this.controller.abort(this.ended);
+  }
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+function reasonOf(cause: unknown): string {
+  if (cause instanceof Error) {
+    const inner = (cause as { cause?: unknown }).cause;
+    // Node's fetch says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND…) is its cause.
+    return inner instanceof Error ? `${cause.message} (${inner.message})` : cause.message;
+  }
+  return String(cause);
+}
+
+function positive(name: string, value: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new TypeError(`${name} must be a positive number of milliseconds`);
+  }
+  return value;
+}
+
+function wholeNumber(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0) {
+    throw new TypeError(`${name} must be a whole number, 0 or more`);
+  }
+  return value;
+}

@@ -1,0 +1,120 @@
+import type { IssuedToken, Jwks, PlayerView, SignatureView, WalletView } from './contract-types';
+import { HttpClient, RequestOptions } from './http-client';
+import type {
+  AuthenticateInput,
+  CreatePlayerInput,
+  CreatePlayerResult,
+  HealthOptions,
+  HealthReport,
+  PlayersApi,
+  ProfilesApi,
+  SignInput,
+  WalletQuery,
+  WalletWithProfile,
+  WalletsApi,
+} from './types';
+
+const segment = encodeURIComponent;
+
+// The routes, and which calls are safe to retry; the documentation is on the interfaces in ./types.
+export class PlayersResource implements PlayersApi {
+  constructor(
+    private readonly http: HttpClient,
+    private readonly coreUrl: string,
+  ) {}
+
+  // Idempotent by uniqueId: a repeat answers 200 with the same player, so it may be retried.
+  async create(input: CreatePlayerInput, options?: RequestOptions): Promise<CreatePlayerResult> {
+    const { status, body } = await this.http.send<PlayerView>(
+      { method: 'POST', url: `${this.coreUrl}/v1/player/create`, body: { uniqueId: input.uniqueId, image: input.image, userData: input.userData }, idempotent: true },
+      options,
+    );
+    return { player: body, created: status === 201 };
+  }
+
+  get(playerId: string, options?: RequestOptions): Promise<PlayerView> {
+    return this.http.request({ method: 'GET', url: `${this.coreUrl}/v1/player/${segment(playerId)}`, idempotent: true }, options);
+  }
+}
+
+export class ProfilesResource implements ProfilesApi {
+  constructor(
+    private readonly http: HttpClient,
+    private readonly baseUrl: string,
+  ) {}
+
+  // Never retried: each call issues another token.
+  authenticate(profileId: string, input: AuthenticateInput = {}, options?: RequestOptions): Promise<IssuedToken> {
+    return this.http.request(
+      { method: 'POST', url: `${this.baseUrl}/v1/profile/${segment(profileId)}/authenticate`, body: { duration: input.duration }, idempotent: false },
+      options,
+    );
+  }
+
+  // Idempotent: a repeat refuses the same tokens again.
+  async revoke(profileId: string, options?: RequestOptions): Promise<void> {
+    await this.http.request({ method: 'POST', url: `${this.baseUrl}/v1/profile/${segment(profileId)}/revoke`, idempotent: true }, options);
+  }
+}
+
+export class WalletsResource implements WalletsApi {
+  constructor(
+    private readonly http: HttpClient,
+    private readonly baseUrl: string,
+  ) {}
+
+  get(walletId: string, query: WalletQuery & { include: 'profile' }, options?: RequestOptions): Promise<WalletWithProfile>;
+  get(walletId: string, query?: WalletQuery, options?: RequestOptions): Promise<WalletView>;
+  get(walletId: string, query: WalletQuery = {}, options?: RequestOptions): Promise<WalletView> {
+    const params = new URLSearchParams();
+    if (query.include !== undefined) {
+      params.set('include', query.include);
+    }
+    if (query.chain !== undefined) {
+      params.set('chain', query.chain);
+    }
+    const search = params.toString();
+    return this.http.request({ method: 'GET', url: `${this.baseUrl}/v1/wallet/${segment(walletId)}${search === '' ? '' : `?${search}`}`, idempotent: true }, options);
+  }
+
+  // Never retried: a signature is an audited act, repeated only by the caller's choice.
+  sign(walletId: string, input: SignInput, options?: RequestOptions): Promise<SignatureView> {
+    const body =
+      typeof input.message === 'string'
+        ? { chain: input.chain, message: input.message, encoding: input.encoding }
+        : { chain: input.chain, message: toBase64(input.message), encoding: 'base64' };
+    return this.http.request({ method: 'POST', url: `${this.baseUrl}/v1/wallet/${segment(walletId)}/sign`, body, idempotent: false }, options);
+  }
+}
+
+/** The routes that take no credential. */
+export class PublicApi {
+  constructor(
+    private readonly http: HttpClient,
+    private readonly baseUrl: string,
+  ) {}
+
+  /** `GET {base_url}/v1/health` (or `/v1/health/services`): the report, also when a check is down (HTTP 503). */
+  health(options: HealthOptions = {}): Promise<HealthReport> {
+    const path = options.scope === 'services' ? '/v1/health/services' : '/v1/health';
+    // A 503 carrying a report is the answer, not a failure to retry: it says which dependency is down.
+    return this.http.request({ method: 'GET', url: `${this.baseUrl}${path}`, idempotent: true, accepts: isHealthReport }, options);
+  }
+
+  /** `GET {base_url}/v1/.well-known/jwks.json`: the current and previous public keys of profile JWTs. */
+  jwks(options?: RequestOptions): Promise<Jwks> {
+    return this.http.request({ method: 'GET', url: `${this.baseUrl}/v1/.well-known/jwks.json`, idempotent: true }, options);
+  }
+}
+
+function isHealthReport(status: number, body: unknown): boolean {
+  return status === 503 && typeof body === 'object' && body !== null && 'status' in body && 'details' in body;
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let index = 0; index < bytes.length; index += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
+  }
+  return btoa(binary);
+}

@@ -1,0 +1,87 @@
+import type { ChainName, IssuedToken, PlayerView, ProfileView, SignatureView, WalletView } from './contract-types';
+import type { RequestOptions } from './http-client';
+
+/** SPEC §4.4: `uniqueId` 1–128 characters; `image` an absolute http(s) URL or null; `userData` a JSON object ≤ 16 KiB. */
+export interface CreatePlayerInput {
+  uniqueId: string;
+  image?: string | null;
+  userData?: Record<string, unknown>;
+}
+
+/** The player, and whether this call created it (201) or found it by its `uniqueId` (200). */
+export interface CreatePlayerResult {
+  player: PlayerView;
+  created: boolean;
+}
+
+/** SPEC §4.1: the token lifetime in whole seconds, 60 to 2592000 (30 days); absent or null → 3600. */
+export interface AuthenticateInput {
+  duration?: number | null;
+}
+
+/** SPEC §4.2: `include: 'profile'` adds the wallet's profile; `chain` keeps only that chain's address. */
+export interface WalletQuery {
+  include?: 'profile';
+  chain?: ChainName;
+}
+
+export type WalletWithProfile = WalletView & { profile: ProfileView };
+
+export type MessageEncoding = 'utf8' | 'hex' | 'base64';
+
+/**
+ * SPEC §4.5: what to sign (at most 4 KiB once decoded). A string is sent as it is, in `encoding` (default utf8); bytes
+ * are sent base64-encoded.
+ */
+export type SignInput = { chain: ChainName; message: string; encoding?: MessageEncoding } | { chain: ChainName; message: Uint8Array; encoding?: never };
+
+/** One check of a health report: `up`, or `down` with a `message`. */
+export interface HealthIndicator {
+  status: 'up' | 'down';
+  message?: string;
+  [detail: string]: unknown;
+}
+
+/** SPEC §4.3: the Terminus report; `status` is `ok` when every check is up (HTTP 200), `error` otherwise (HTTP 503). */
+export interface HealthReport {
+  status: 'ok' | 'error' | 'shutting_down';
+  info?: Record<string, HealthIndicator>;
+  error?: Record<string, HealthIndicator>;
+  details: Record<string, HealthIndicator>;
+}
+
+export interface HealthOptions extends RequestOptions {
+  /** `gateway` (default): the gateway's database and Redis; `services`: a transport ping to identity, wallet and core. */
+  scope?: 'gateway' | 'services';
+}
+
+/** Players, on `core_url` (API key only). */
+export interface PlayersApi {
+  /**
+   * `POST {core_url}/v1/player/create`: the player with its profile and wallet. Idempotent by `uniqueId` (a repeat
+   * returns the same player with `created: false`), so it is retried like a read.
+   */
+  create(input: CreatePlayerInput, options?: RequestOptions): Promise<CreatePlayerResult>;
+  /** `GET {core_url}/v1/player/{id}`: `PLAYER_NOT_FOUND` (404); `FORBIDDEN` (403) for another game's player. */
+  get(playerId: string, options?: RequestOptions): Promise<PlayerView>;
+}
+
+/** Profile tokens, on `base_url`. */
+export interface ProfilesApi {
+  /**
+   * `POST {base_url}/v1/profile/{id}/authenticate`: a profile JWT. Never retried: each call issues another token.
+   * With a profile JWT as credential, only for its own profile (a refresh, never outliving the token that asks).
+   */
+  authenticate(profileId: string, input?: AuthenticateInput, options?: RequestOptions): Promise<IssuedToken>;
+  /** `POST {base_url}/v1/profile/{id}/revoke` (API key only): every token of the profile issued before now is refused. */
+  revoke(profileId: string, options?: RequestOptions): Promise<void>;
+}
+
+/** Wallets, on `base_url`. */
+export interface WalletsApi {
+  /** `GET {base_url}/v1/wallet/{id}`, with its profile when `include: 'profile'`, only one chain's address with `chain`. */
+  get(walletId: string, query: WalletQuery & { include: 'profile' }, options?: RequestOptions): Promise<WalletWithProfile>;
+  get(walletId: string, query?: WalletQuery, options?: RequestOptions): Promise<WalletView>;
+  /** `POST {base_url}/v1/wallet/{id}/sign`: `{chain, address, signature}`. Never retried: each call is audited. */
+  sign(walletId: string, input: SignInput, options?: RequestOptions): Promise<SignatureView>;
+}

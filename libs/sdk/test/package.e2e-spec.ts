@@ -1,0 +1,55 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const PACKAGE = resolve(__dirname, '../../../dist/libs/sdk');
+const TSC = resolve(__dirname, '../../../node_modules/typescript/bin/tsc');
+
+/** The package `nx build sdk` makes, as a game backend installs it: its own files only, from ESM, CommonJS and TypeScript. */
+describe('@game-wallet/sdk as built', () => {
+  const manifest = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8')) as Record<string, unknown>;
+
+  it('depends on nothing and ships only what its exports name', () => {
+    expect(manifest.name).toBe('@game-wallet/sdk');
+    expect(manifest.dependencies).toBeUndefined();
+    expect(manifest.files).toEqual(['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts', 'README.md']);
+    const declarations = readFileSync(join(PACKAGE, 'index.d.ts'), 'utf8');
+    expect(declarations).not.toMatch(/from ['"](?!\.)/);
+  });
+
+  it.each([
+    ['CommonJS', `const sdk = require(${JSON.stringify(join(PACKAGE, 'index.cjs'))}); console.log(Object.keys(sdk).sort().join(','))`, []],
+    ['ESM', `import(${JSON.stringify(join(PACKAGE, 'index.js'))}).then((sdk) => console.log(Object.keys(sdk).sort().join(',')))`, ['--input-type=module']],
+  ])('loads from %s with its classes and the offline verifier', (_, script, flags) => {
+    const output = execFileSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' }).trim();
+    expect(output).toBe('GameWallet,GameWalletError,ProfileClient,ProfileTokenVerifier,verifyProfileJwt');
+  });
+
+  it('type-checks in a strict TypeScript project that has nothing else installed', () => {
+    const project = mkdtempSync(join(tmpdir(), 'gwt-sdk-consumer-'));
+    try {
+      mkdirSync(join(project, 'node_modules', '@game-wallet'), { recursive: true });
+      symlinkSync(PACKAGE, join(project, 'node_modules', '@game-wallet', 'sdk'));
+      writeFileSync(
+        join(project, 'tsconfig.json'),
+        JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'node16', moduleResolution: 'node16', target: 'es2022', lib: ['es2022', 'dom'], types: [] }, files: ['game.mts'] }),
+      );
+      writeFileSync(
+        join(project, 'game.mts'),
+        [
+          "import { GameWallet, GameWalletError, type PlayerView } from '@game-wallet/sdk';",
+          "const gw = new GameWallet({ baseUrl: 'http://localhost:3000', coreUrl: 'http://localhost:3001', apiKey: 'gk_x' });",
+          "export async function run(): Promise<string> {",
+          "  const { player }: { player: PlayerView } = await gw.players.create({ uniqueId: 'p1' });",
+          "  try { return (await gw.wallets.sign(player.walletId, { chain: 'evm', message: 'hi' })).signature; }",
+          "  catch (error) { if (error instanceof GameWalletError) { return error.code; } throw error; }",
+          '}',
+        ].join('\n'),
+      );
+      execFileSync(process.execPath, [TSC, '-p', project], { encoding: 'utf8' });
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+});

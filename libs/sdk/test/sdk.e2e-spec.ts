@@ -1,0 +1,281 @@
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the suite runs the SDK from source against the real platform
+import { GameFixture, TestPlatform, consoleToken, createGame, freePort, waitFor } from '@game-wallet/testing';
+import { ethers } from 'ethers';
+import { GameWallet, GameWalletError, ProfileClient, ProfileTokenVerifier, verifyProfileJwt } from '../src';
+import { FrontProxy } from './front-proxy';
+
+/** The SDK against the real stack: every method, error mapping, retries (through a proxy that fails on demand), aborts. */
+describe('@game-wallet/sdk against the platform', () => {
+  let platform: TestPlatform;
+  let game: GameFixture;
+  let otherGame: GameFixture;
+  let client: GameWallet;
+  let baseProxy: FrontProxy;
+  let coreProxy: FrontProxy;
+  let proxied: GameWallet;
+
+  beforeAll(async () => {
+    // A low profile-JWT rate (5/s, bursts of 5) so that a burst of a few calls reaches 429.
+    platform = await TestPlatform.start('sdk', { env: { RATE_LIMIT_JWT_RPS: '5' } });
+    const token = await consoleToken(platform);
+    game = await createGame(platform, token, 'SDK game');
+    otherGame = await createGame(platform, token, 'Other game');
+    client = new GameWallet({ baseUrl: platform.baseUrl, coreUrl: platform.coreUrl, apiKey: game.key });
+    baseProxy = await FrontProxy.start(platform.baseUrl);
+    coreProxy = await FrontProxy.start(platform.coreUrl);
+    proxied = new GameWallet({ baseUrl: baseProxy.url, coreUrl: coreProxy.url, apiKey: game.key });
+  });
+
+  afterEach(() => {
+    baseProxy.reset();
+    coreProxy.reset();
+  });
+
+  afterAll(async () => {
+    await baseProxy?.close();
+    await coreProxy?.close();
+    await platform?.stop();
+  });
+
+  const newPlayer = async (owner: GameWallet = client) => (await owner.players.create({ uniqueId: `player-${Math.random()}` })).player;
+  const profileClient = async (playerProfileId: string, options: { retries?: number; baseUrl?: string } = {}): Promise<ProfileClient> => {
+    const { jwt } = await client.profiles.authenticate(playerProfileId);
+    return GameWallet.forProfile({ baseUrl: options.baseUrl ?? platform.baseUrl, jwt, retries: options.retries });
+  };
+  const failure = async (promise: Promise<unknown>): Promise<GameWalletError> => {
+    const error = await promise.then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(GameWalletError);
+    return error as GameWalletError;
+  };
+
+  describe('methods', () => {
+    it('creates a player (created), finds it again by uniqueId (not created), and reads it', async () => {
+      const input = { uniqueId: `ada-${Math.random()}`, image: 'https://cdn.example.com/ada.png', userData: { username: 'Ada' } };
+      const first = await client.players.create(input);
+      expect(first.created).toBe(true);
+      expect(first.player).toMatchObject({ applicationId: game.gameId, ...input, profileId: expect.any(String), walletId: expect.any(String) });
+      const again = await client.players.create({ uniqueId: input.uniqueId });
+      expect(again).toEqual({ player: first.player, created: false });
+      await expect(client.players.get(first.player.id)).resolves.toEqual(first.player);
+    });
+
+    it('issues a profile JWT that verifies offline against the real JWKS, with the SPEC claims', async () => {
+      const player = await newPlayer();
+      const issued = await client.profiles.authenticate(player.profileId, { duration: 900 });
+      const claims = await new ProfileTokenVerifier({ baseUrl: platform.baseUrl, issuer: 'game-wallet' }).verify(issued.jwt);
+      expect(claims).toMatchObject({ iss: 'game-wallet', aud: 'game-wallet:profile', sub: player.profileId, app: game.gameId, akid: game.keyId });
+      expect(claims.exp - claims.iat).toBe(900);
+      expect(issued.expiresAt).toBe(new Date(claims.exp * 1000).toISOString());
+      const { kid } = JSON.parse(Buffer.from(issued.jwt.split('.')[0], 'base64url').toString()) as { kid: string };
+      expect((await client.jwks()).keys.map((key) => key.kid)).toContain(kid);
+      await expect(verifyProfileJwt(issued.jwt, { jwksUrl: `${platform.baseUrl}/v1/.well-known/jwks.json` })).resolves.toEqual(claims);
+      const wrongAudience = await failure(verifyProfileJwt(issued.jwt, { baseUrl: platform.baseUrl, audience: 'game-wallet:console' }));
+      expect(wrongAudience.code).toBe('INVALID_TOKEN');
+      const [header, , signature] = issued.jwt.split('.');
+      const tampered = `${header}.${Buffer.from(JSON.stringify({ ...claims, sub: game.gameId })).toString('base64url')}.${signature}`;
+      expect((await failure(verifyProfileJwt(tampered, { baseUrl: platform.baseUrl }))).code).toBe('INVALID_TOKEN');
+    });
+
+    it('reads the wallet (with its profile, one chain) and signs with it as the profile; the signature verifies', async () => {
+      const player = await newPlayer();
+      const profile = await profileClient(player.profileId);
+      const wallet = await profile.wallets.get(player.walletId, { include: 'profile', chain: 'evm' });
+      expect(wallet).toMatchObject({ id: player.walletId, applicationId: game.gameId, profileId: player.profileId, profile: { id: player.profileId, applicationId: game.gameId } });
+      expect(Object.keys(wallet.addresses)).toEqual(['evm']);
+      const message = `Sign in to SDK game: ${Math.random()}`;
+      const signed = await profile.wallets.sign(player.walletId, { chain: 'evm', message });
+      expect(signed).toEqual({ chain: 'evm', address: wallet.addresses.evm, signature: expect.stringMatching(/^0x[0-9a-f]{130}$/) });
+      expect(ethers.verifyMessage(message, signed.signature)).toBe(wallet.addresses.evm);
+    });
+
+    it('signs bytes and hex with the API key, on every chain', async () => {
+      const player = await newPlayer();
+      const wallet = await client.wallets.get(player.walletId);
+      const bytes = new Uint8Array([0x68, 0x69, 0x00, 0xff]);
+      const evm = await client.wallets.sign(player.walletId, { chain: 'evm', message: bytes });
+      expect(ethers.verifyMessage(bytes, evm.signature)).toBe(wallet.addresses.evm);
+      const hex = await client.wallets.sign(player.walletId, { chain: 'evm', message: '0x686900ff', encoding: 'hex' });
+      expect(hex.signature).toBe(evm.signature);
+      for (const chain of ['sol', 'sui'] as const) {
+        await expect(client.wallets.sign(player.walletId, { chain, message: 'hello' })).resolves.toMatchObject({ chain, address: wallet.addresses[chain] });
+      }
+    });
+
+    it('lets the profile client refresh its own token, and refuses it another profile', async () => {
+      const player = await newPlayer();
+      const profile = await profileClient(player.profileId);
+      const refreshed = await profile.profiles.authenticate(player.profileId, { duration: 120 });
+      await expect(new ProfileTokenVerifier({ baseUrl: platform.baseUrl }).verify(refreshed.jwt)).resolves.toMatchObject({ sub: player.profileId });
+      const stranger = await newPlayer();
+      const error = await failure(profile.wallets.get(stranger.walletId));
+      expect([error.status, error.code]).toEqual([403, 'FORBIDDEN']);
+      expect((await failure(profile.profiles.authenticate(stranger.profileId))).code).toBe('FORBIDDEN');
+    });
+
+    it("revokes a profile's tokens: the profile client then gets 401 TOKEN_REVOKED", async () => {
+      const player = await newPlayer();
+      const profile = await profileClient(player.profileId);
+      await profile.wallets.get(player.walletId);
+      await expect(client.profiles.revoke(player.profileId)).resolves.toBeUndefined();
+      const error = await waitFor(async () => {
+        const outcome = await profile.wallets.get(player.walletId).then(() => undefined, (reason: unknown) => reason as GameWalletError);
+        return outcome?.code === 'TOKEN_REVOKED' ? outcome : undefined;
+      }, 5000, 'TOKEN_REVOKED');
+      expect(error.status).toBe(401);
+    });
+
+    it('reads the health of the gateway and of the services, and the JWKS, as a profile client too', async () => {
+      await expect(client.health()).resolves.toMatchObject({ status: 'ok', error: {}, details: { database: { status: 'up' }, redis: { status: 'up' } } });
+      await expect(client.health({ scope: 'services' })).resolves.toMatchObject({
+        status: 'ok',
+        details: { identity: { status: 'up' }, wallet: { status: 'up' }, core: { status: 'up' } },
+      });
+      const profile = GameWallet.forProfile({ baseUrl: platform.baseUrl, jwt: 'not-needed-here' });
+      await expect(profile.health()).resolves.toMatchObject({ status: 'ok' });
+      const jwks = await profile.jwks();
+      expect(jwks.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig', kid: expect.any(String) });
+    });
+  });
+
+  describe('errors', () => {
+    it('maps 401 for an unknown API key, with the request id of the answer', async () => {
+      const stranger = new GameWallet({ baseUrl: platform.baseUrl, coreUrl: platform.coreUrl, apiKey: `gk_${'x'.repeat(40)}` });
+      const error = await failure(stranger.players.get('01900000-0000-7000-8000-000000000000', { requestId: 'sdk-e2e-401' }));
+      expect(error).toMatchObject({ name: 'GameWalletError', status: 401, code: 'INVALID_API_KEY', requestId: 'sdk-e2e-401' });
+      expect(error.message).not.toBe('');
+      const generated = await failure(stranger.wallets.get('01900000-0000-7000-8000-000000000000'));
+      expect(generated.requestId).toEqual(expect.any(String));
+    });
+
+    it("maps 403 for another game's player, wallet and profile", async () => {
+      const theirs = await newPlayer(new GameWallet({ baseUrl: platform.baseUrl, coreUrl: platform.coreUrl, apiKey: otherGame.key }));
+      expect(await failure(client.players.get(theirs.id))).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+      expect(await failure(client.wallets.get(theirs.walletId))).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+      expect(await failure(client.profiles.authenticate(theirs.profileId))).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+    });
+
+    it('maps 404 for a player, wallet or profile that does not exist', async () => {
+      const missing = '01900000-0000-7000-8000-000000000000';
+      expect(await failure(client.players.get(missing))).toMatchObject({ status: 404, code: 'PLAYER_NOT_FOUND' });
+      expect(await failure(client.wallets.get(missing))).toMatchObject({ status: 404, code: 'WALLET_NOT_FOUND' });
+      expect(await failure(client.profiles.authenticate(missing))).toMatchObject({ status: 404, code: 'PROFILE_NOT_FOUND' });
+      expect(await failure(client.profiles.revoke(missing))).toMatchObject({ status: 404, code: 'PROFILE_NOT_FOUND' });
+    });
+
+    it('maps 400 for input the platform refuses', async () => {
+      const player = await newPlayer();
+      expect(await failure(client.profiles.authenticate(player.profileId, { duration: 1 }))).toMatchObject({ status: 400, code: 'INVALID_DURATION' });
+      expect(await failure(client.players.create({ uniqueId: '' }))).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
+      expect(await failure(client.wallets.sign(player.walletId, { chain: 'evm', message: 'zz', encoding: 'hex' }))).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
+    });
+
+    it('maps a connection that fails to NETWORK_ERROR', async () => {
+      const port = await freePort();
+      const nowhere = new GameWallet({ baseUrl: `http://127.0.0.1:${port}`, coreUrl: `http://127.0.0.1:${port}`, apiKey: game.key, retries: 0 });
+      expect(await failure(nowhere.health())).toMatchObject({ status: 0, code: 'NETWORK_ERROR' });
+    });
+  });
+
+  describe('rate limits (429)', () => {
+    it('throws RATE_LIMITED with retryAfter when retries are off, and sends each call once', async () => {
+      const player = await newPlayer();
+      const profile = await profileClient(player.profileId, { retries: 0, baseUrl: baseProxy.url });
+      const outcomes = await Promise.all(Array.from({ length: 12 }, () => profile.wallets.get(player.walletId).then(() => undefined, (reason: unknown) => reason as GameWalletError)));
+      const limited = outcomes.filter((outcome) => outcome !== undefined);
+      expect(limited.length).toBeGreaterThanOrEqual(5);
+      for (const error of limited) {
+        expect(error).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
+        expect(error.retryAfter).toBeGreaterThanOrEqual(1);
+      }
+      expect(baseProxy.received).toHaveLength(12);
+    });
+
+    it('retries a 429 of an idempotent call after Retry-After, until the burst is through', async () => {
+      const player = await newPlayer();
+      const profile = await profileClient(player.profileId, { baseUrl: baseProxy.url });
+      const started = Date.now();
+      const wallets = await Promise.all(Array.from({ length: 8 }, () => profile.wallets.get(player.walletId)));
+      expect(wallets.every((wallet) => wallet.id === player.walletId)).toBe(true);
+      // 5 pass at once; the others were refused, waited Retry-After (1 s) and came back.
+      expect(baseProxy.received.length).toBeGreaterThan(8);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    });
+  });
+
+  describe('retries of 503 (a proxy in front of the gateway answers 503 + Retry-After once)', () => {
+    it('retries players.create after Retry-After and returns the player', async () => {
+      coreProxy.failNext = 1;
+      const started = Date.now();
+      const { player, created } = await proxied.players.create({ uniqueId: `retried-${Math.random()}` });
+      expect(created).toBe(true);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+      expect(coreProxy.received).toEqual(['POST /v1/player/create', 'POST /v1/player/create']);
+      coreProxy.failNext = 1;
+      await expect(proxied.players.get(player.id)).resolves.toEqual(player);
+      expect(coreProxy.received).toHaveLength(4);
+    });
+
+    it('retries profiles.revoke and wallets.get', async () => {
+      const player = await newPlayer();
+      baseProxy.failNext = 1;
+      await expect(proxied.profiles.revoke(player.profileId)).resolves.toBeUndefined();
+      baseProxy.failNext = 1;
+      await expect(proxied.wallets.get(player.walletId)).resolves.toMatchObject({ id: player.walletId });
+      expect(baseProxy.received).toEqual([
+        `POST /v1/profile/${player.profileId}/revoke`,
+        `POST /v1/profile/${player.profileId}/revoke`,
+        `GET /v1/wallet/${player.walletId}`,
+        `GET /v1/wallet/${player.walletId}`,
+      ]);
+    });
+
+    it('never retries wallets.sign or profiles.authenticate: the 503 is thrown with its Retry-After', async () => {
+      const player = await newPlayer();
+      baseProxy.failNext = 1;
+      const sign = await failure(proxied.wallets.sign(player.walletId, { chain: 'sol', message: 'once' }));
+      expect(sign).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', retryAfter: 1, requestId: 'front-proxy' });
+      baseProxy.failNext = 1;
+      const authenticate = await failure(proxied.profiles.authenticate(player.profileId));
+      expect(authenticate).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+      expect(baseProxy.received).toEqual([`POST /v1/wallet/${player.walletId}/sign`, `POST /v1/profile/${player.profileId}/authenticate`]);
+      // The proxy passes again: the same calls now succeed once each.
+      await expect(proxied.wallets.sign(player.walletId, { chain: 'sol', message: 'once' })).resolves.toMatchObject({ chain: 'sol' });
+      expect(baseProxy.received).toHaveLength(3);
+    });
+  });
+
+  describe('aborts and timeouts', () => {
+    it('sends nothing for a signal aborted before the call', async () => {
+      const error = await failure(proxied.players.create({ uniqueId: 'never-sent' }, { signal: AbortSignal.abort() }));
+      expect([error.status, error.code]).toEqual([0, 'ABORTED']);
+      await expect(proxied.wallets.get('w', {}, { signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'ABORTED' });
+      expect([...coreProxy.received, ...baseProxy.received]).toEqual([]);
+    });
+
+    it('abandons a call in flight when its signal fires', async () => {
+      const player = await newPlayer();
+      baseProxy.delayMs = 5000;
+      const controller = new AbortController();
+      const started = Date.now();
+      const pending = failure(proxied.wallets.get(player.walletId, {}, { signal: controller.signal }));
+      await waitFor(() => baseProxy.received.length === 1, 5000, 'the request to reach the proxy');
+      controller.abort();
+      expect((await pending).code).toBe('ABORTED');
+      expect(Date.now() - started).toBeLessThan(4000);
+      expect(baseProxy.received).toHaveLength(1);
+    });
+
+    it('ends a call that outlasts timeoutMs with TIMEOUT, without retrying it', async () => {
+      const player = await newPlayer();
+      baseProxy.delayMs = 5000;
+      const started = Date.now();
+      const error = await failure(proxied.wallets.get(player.walletId, {}, { timeoutMs: 500 }));
+      expect([error.status, error.code]).toEqual([0, 'TIMEOUT']);
+      expect(Date.now() - started).toBeLessThan(4000);
+      expect(baseProxy.received).toHaveLength(1);
+    });
+  });
+});

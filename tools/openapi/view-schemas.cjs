@@ -12,6 +12,7 @@ const VIEW_TYPES = [
   'PlayerView',
   'WalletWithProfileView',
   'SignatureView',
+  'SignedTransactionView',
   'IssuedToken',
   'Jwks',
   'HealthReportView',

@@ -6,7 +6,8 @@ function describe(error: z.ZodError): string {
     .slice(0, 3)
     .map((issue) => {
       if (issue.code === 'unrecognized_keys') {
-        return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`;
+        const unknown = `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`;
+        return issue.path.length > 0 ? `${issue.path.join('.')}: ${unknown}` : unknown;
       }
       return issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
     })

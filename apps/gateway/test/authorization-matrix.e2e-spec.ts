@@ -22,7 +22,8 @@ import { openApiDocument } from '../src/openapi/openapi-document';
  * Every public route × every kind of credential → the SPEC status and code. The table is generated from ROUTES, and
  * the suite fails when the gateway serves a route that is in neither ROUTES nor PUBLIC_ROUTES.
  */
-type Access = 'apiKeyOrOwnProfile' | 'apiKeyOnly' | 'console';
+/** `signing`: an API key, or the wallet's own profile JWT, which the default signing policy then denies. */
+type Access = 'apiKeyOrOwnProfile' | 'apiKeyOnly' | 'signing' | 'console';
 
 interface RouteCase {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -52,6 +53,15 @@ const ROUTES: RouteCase[] = [
   { method: 'GET', route: '/v1/console/games/:gameId/audit', origin: 'base', access: 'console', success: 200 },
   { method: 'GET', route: '/v1/wallet/:walletId', origin: 'base', access: 'apiKeyOrOwnProfile', success: 200 },
   { method: 'POST', route: '/v1/wallet/:walletId/sign', origin: 'base', access: 'apiKeyOrOwnProfile', success: 200, body: { chain: 'sol', message: 'hi' } },
+  { method: 'POST', route: '/v1/wallet/:walletId/sign-transaction', origin: 'base', access: 'signing', success: 200, body: { chain: 'evm', transaction: { chainId: 1 } } },
+  {
+    method: 'POST',
+    route: '/v1/wallet/:walletId/sign-typed-data',
+    origin: 'base',
+    access: 'signing',
+    success: 200,
+    body: { domain: { name: 'Matrix' }, types: { Hello: [{ name: 'text', type: 'string' }] }, primaryType: 'Hello', message: { text: 'hi' } },
+  },
   { method: 'POST', route: '/v1/player/create', origin: 'core', access: 'apiKeyOnly', success: 201, body: { uniqueId: 'matrix' }, anyGame: true },
   { method: 'GET', route: '/v1/player/:playerId', origin: 'core', access: 'apiKeyOnly', success: 200 },
   { method: 'GET', route: '/v1/console/games/:gameId/players', origin: 'base', access: 'console', success: 200 },
@@ -127,7 +137,7 @@ function expected(route: RouteCase, credential: Credential): [number, string | u
     case 'own key':
       return [route.success, undefined];
     case 'own profile JWT':
-      return route.access === 'apiKeyOnly' ? [403, 'API_KEY_REQUIRED'] : [route.success, undefined];
+      return route.access === 'apiKeyOnly' ? [403, 'API_KEY_REQUIRED'] : route.access === 'signing' ? [403, 'POLICY_DENIED'] : [route.success, undefined];
     case "another profile's JWT":
       return route.access === 'apiKeyOnly' ? [403, 'API_KEY_REQUIRED'] : [403, 'FORBIDDEN'];
     case 'expired JWT':

@@ -160,6 +160,14 @@ describe('OpenAPI documents and the answers they describe', () => {
     conforms('base', 'GET', '/v1/wallet/{walletId}', await http('GET', `${base}/v1/wallet/${walletId}?chain=btc`, { apiKey: key }));
     conforms('base', 'POST', '/v1/wallet/{walletId}/sign', await http('POST', `${base}/v1/wallet/${walletId}/sign`, { apiKey: key, body: { chain: 'evm', message: 'hello' } }));
     conforms('base', 'POST', '/v1/wallet/{walletId}/sign', await http('POST', `${base}/v1/wallet/${walletId}/sign`, { apiKey: key, body: { chain: 'evm', message: 'hello', extra: 1 } }));
+    conforms('base', 'POST', '/v1/wallet/{walletId}/sign-transaction', await http('POST', `${base}/v1/wallet/${walletId}/sign-transaction`, {
+      apiKey: key,
+      body: { chain: 'evm', transaction: { chainId: 8453, nonce: 0, to: '0x000000000000000000000000000000000000dEaD', value: '1000', gasLimit: 21000, maxFeePerGas: '1000000000', maxPriorityFeePerGas: '1000000' } },
+    }));
+    conforms('base', 'POST', '/v1/wallet/{walletId}/sign-transaction', await http('POST', `${base}/v1/wallet/${walletId}/sign-transaction`, { bearer: token.body.jwt, body: { chain: 'evm', transaction: { chainId: 1 } } }));
+    const typedData = { domain: { name: 'Space Miners', chainId: 8453 }, types: { Claim: [{ name: 'item', type: 'string' }, { name: 'amount', type: 'uint256' }] }, primaryType: 'Claim', message: { item: 'sword', amount: 1 } };
+    conforms('base', 'POST', '/v1/wallet/{walletId}/sign-typed-data', await http('POST', `${base}/v1/wallet/${walletId}/sign-typed-data`, { apiKey: key, body: typedData }));
+    conforms('base', 'POST', '/v1/wallet/{walletId}/sign-typed-data', await http('POST', `${base}/v1/wallet/${walletId}/sign-typed-data`, { apiKey: key, body: { ...typedData, primaryType: 'Nothing' } }));
     conforms('base', 'POST', '/v1/profile/{id}/revoke', await http('POST', `${base}/v1/profile/${profileId}/revoke`, { apiKey: key }));
     conforms('base', 'GET', '/v1/wallet/{walletId}', await http('GET', `${base}/v1/wallet/${walletId}`, { bearer: token.body.jwt }));
     conforms('base', 'GET', '/v1/.well-known/jwks.json', await http('GET', `${base}/v1/.well-known/jwks.json`));

@@ -39,3 +39,44 @@ export type ConsolePlayerView = PlayerView & { addresses: WalletAddresses | null
 
 /** SPEC §4.5 and §7: a signed message is at most 4 KiB once decoded. */
 export const MAX_SIGN_MESSAGE_BYTES = 4096;
+
+/**
+ * An EVM transaction to sign (SPEC §11): EIP-1559 (type 2) or legacy (type 0, EIP-155). Quantities are decimal or
+ * `0x` hex strings; `to` absent or null creates a contract. The platform signs only: nonce and fees are the caller's.
+ */
+export interface EvmTransactionRequest {
+  type?: 0 | 2;
+  chainId: string;
+  nonce?: string;
+  to?: string | null;
+  value?: string;
+  data?: string;
+  gasLimit?: string;
+  gasPrice?: string;
+  maxFeePerGas?: string;
+  maxPriorityFeePerGas?: string;
+  accessList?: { address: string; storageKeys: string[] }[];
+}
+
+/** EIP-712 typed data, as `eth_signTypedData_v4` takes it. */
+export interface TypedDataRequest {
+  domain: Record<string, unknown>;
+  types: Record<string, { name: string; type: string }[]>;
+  primaryType: string;
+  message: Record<string, unknown>;
+}
+
+/** A signed transaction: the raw bytes to broadcast (`0x` hex) and their hash (the transaction's id once mined). */
+export interface SignedTransactionView {
+  chain: ChainName;
+  address: string;
+  signedTransaction: string;
+  hash: string;
+}
+
+/** What a signing request asks for (SPEC §11); each is allowed or denied by the game's signing policy. */
+export const SIGNING_OPERATIONS = ['message', 'transaction', 'typed-data'] as const;
+export type SigningOperation = (typeof SIGNING_OPERATIONS)[number];
+
+/** SPEC §11: a transaction or typed data to sign is at most 64 KiB once decoded. */
+export const MAX_SIGN_PAYLOAD_BYTES = 65_536;

@@ -5,4 +5,18 @@
 // eslint-disable-next-line @nx/enforce-module-boundaries -- type-only: nothing of contracts reaches the emitted JavaScript
 export type { ErrorCode } from '@game-wallet/contracts';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- type-only, as above
-export type { ChainName, IssuedToken, Jwks, PlayerView, ProfileClaims, ProfileView, PublicJwk, SignatureView, WalletAddresses, WalletView } from '@game-wallet/contracts/views';
+export type {
+  ChainName,
+  EvmTransactionRequest,
+  IssuedToken,
+  Jwks,
+  PlayerView,
+  ProfileClaims,
+  ProfileView,
+  PublicJwk,
+  SignatureView,
+  SignedTransactionView,
+  TypedDataRequest,
+  WalletAddresses,
+  WalletView,
+} from '@game-wallet/contracts/views';

@@ -72,6 +72,19 @@ describe(GameWallet.name, () => {
     ]);
   });
 
+  it('sends an EVM transaction and EIP-712 typed data to their routes as they are', async () => {
+    const fetch = fakeFetch({ status: 200, body: {} });
+    const client = server(fetch);
+    const transaction = { chainId: '1', to: null, data: '0x60' };
+    const typedData = { domain: { name: 'Game' }, types: { Claim: [{ name: 'item', type: 'string' }] }, primaryType: 'Claim', message: { item: 'sword' } };
+    await client.wallets.signTransaction('w-1', { chain: 'evm', transaction });
+    await client.wallets.signTypedData('w-1', typedData);
+    expect(fetch.requests.map((request) => [request.url, request.init.body])).toEqual([
+      ['https://api.test/v1/wallet/w-1/sign-transaction', JSON.stringify({ chain: 'evm', transaction })],
+      ['https://api.test/v1/wallet/w-1/sign-typed-data', JSON.stringify(typedData)],
+    ]);
+  });
+
   it('retries players.create, the reads and profiles.revoke; never profiles.authenticate or wallets.sign', async () => {
     const retried = async (call: (client: GameWallet) => Promise<unknown>, answer: { status: number; body?: unknown }) => {
       const fetch = fakeFetch(unavailable, answer);
@@ -85,6 +98,8 @@ describe(GameWallet.name, () => {
     expect(await retried((client) => client.jwks(), { status: 200, body: { keys: [] } })).toBe(2);
     expect(await retried((client) => client.profiles.authenticate('p'), { status: 200, body: {} })).toBe(1);
     expect(await retried((client) => client.wallets.sign('w', { chain: 'evm', message: 'm' }), { status: 200, body: {} })).toBe(1);
+    expect(await retried((client) => client.wallets.signTransaction('w', { chain: 'evm', transaction: { chainId: '1' } }), { status: 200, body: {} })).toBe(1);
+    expect(await retried((client) => client.wallets.signTypedData('w', { domain: {}, types: {}, primaryType: 'A', message: {} }), { status: 200, body: {} })).toBe(1);
   });
 
   it('reads health (the report also when it is 503) and the JWKS without a credential being needed', async () => {

@@ -30,6 +30,9 @@ export type {
   ProfileView,
   PublicJwk,
   SignatureView,
+  SignedTransactionView,
+  EvmTransactionRequest,
+  TypedDataRequest,
   WalletAddresses,
   WalletView,
 } from './contract-types';

@@ -1,4 +1,4 @@
-import type { IssuedToken, Jwks, PlayerView, SignatureView, WalletView } from './contract-types';
+import type { EvmTransactionRequest, IssuedToken, Jwks, PlayerView, SignatureView, SignedTransactionView, TypedDataRequest, WalletView } from './contract-types';
 import { HttpClient, RequestOptions } from './http-client';
 import type {
   AuthenticateInput,
@@ -85,6 +85,15 @@ export class WalletsResource implements WalletsApi {
         : { chain: input.chain, message: toBase64(input.message), encoding: 'base64' };
     return this.http.request({ method: 'POST', url: `${this.baseUrl}/v1/wallet/${segment(walletId)}/sign`, body, idempotent: false }, options);
   }
+  // Never retried, as message signing.
+  signTransaction(walletId: string, input: { chain: 'evm'; transaction: EvmTransactionRequest }, options?: RequestOptions): Promise<SignedTransactionView> {
+    return this.http.request({ method: 'POST', url: `${this.baseUrl}/v1/wallet/${segment(walletId)}/sign-transaction`, body: input, idempotent: false }, options);
+  }
+
+  signTypedData(walletId: string, typedData: TypedDataRequest, options?: RequestOptions): Promise<SignatureView> {
+    return this.http.request({ method: 'POST', url: `${this.baseUrl}/v1/wallet/${segment(walletId)}/sign-typed-data`, body: typedData, idempotent: false }, options);
+  }
+
 }
 
 /** The routes that take no credential. */

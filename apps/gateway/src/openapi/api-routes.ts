@@ -5,7 +5,7 @@ import { signInBody } from '../console/console-session.controller';
 import { createPlayerBody } from '../players/player-input';
 import { authenticateBody } from '../profiles/authenticate-body';
 import { pageQuery } from '../validation';
-import { signBody, walletQuery } from '../wallets/wallet-input';
+import { signBody, signTransactionBody, signTypedDataBody, walletQuery } from '../wallets/wallet-input';
 
 /** The gateway's public ports: `base_url` and `core_url` (SPEC §1). */
 export type ApiPort = 'base' | 'core';
@@ -133,6 +133,33 @@ export const API_ROUTES: ApiRoute[] = [
     body: signBody,
     responses: [{ status: 200, description: 'The signature', schema: 'SignatureView' }],
     errors: ['MESSAGE_IS_TRANSACTION', 'WALLET_NOT_FOUND', 'KEY_INTEGRITY_FAILED'],
+  },
+  {
+    method: 'post',
+    path: '/v1/wallet/{walletId}/sign-transaction',
+    port: 'base',
+    tag: 'Wallets',
+    operationId: 'signTransaction',
+    summary: 'Sign an EVM transaction with the wallet',
+    description:
+      'EIP-1559 (type 2) or legacy (type 0, EIP-155; chosen when `gasPrice` is given). The answer is the raw signed transaction to broadcast and its hash: nonces, fees and broadcasting stay with the caller. The default signing policy lets API keys sign transactions and profile JWTs not (403 `POLICY_DENIED`).',
+    access: 'apiKeyOrProfile',
+    body: signTransactionBody,
+    responses: [{ status: 200, description: 'The signed transaction', schema: 'SignedTransactionView' }],
+    errors: ['POLICY_DENIED', 'WALLET_NOT_FOUND', 'KEY_INTEGRITY_FAILED'],
+  },
+  {
+    method: 'post',
+    path: '/v1/wallet/{walletId}/sign-typed-data',
+    port: 'base',
+    tag: 'Wallets',
+    operationId: 'signTypedData',
+    summary: 'Sign EIP-712 typed data with the wallet',
+    description: 'As `eth_signTypedData_v4`: `0x` r ‖ s ‖ v. The default signing policy lets API keys sign typed data and profile JWTs not (403 `POLICY_DENIED`).',
+    access: 'apiKeyOrProfile',
+    body: signTypedDataBody,
+    responses: [{ status: 200, description: 'The signature', schema: 'SignatureView' }],
+    errors: ['POLICY_DENIED', 'WALLET_NOT_FOUND', 'KEY_INTEGRITY_FAILED'],
   },
   // ---- base_url: keys and health ----
   {

@@ -1,4 +1,4 @@
-import { AppError, CHAIN_NAMES, ChainName, MAX_SIGN_MESSAGE_BYTES } from '@game-wallet/contracts';
+import { AppError, CHAIN_NAMES, ChainName, EvmTransactionRequest, MAX_SIGN_MESSAGE_BYTES, MAX_SIGN_PAYLOAD_BYTES, TypedDataRequest } from '@game-wallet/contracts';
 import { z } from 'zod';
 import { parseBody, parseQuery } from '../validation';
 
@@ -51,4 +51,58 @@ export function parseSignBody(raw: unknown): { chain: ChainName; message: Buffer
     throw new AppError('VALIDATION_FAILED', `message is longer than ${MAX_SIGN_MESSAGE_BYTES} bytes once decoded`);
   }
   return { chain, message: bytes };
+}
+
+/** A non-negative whole number: decimal or `0x` hex digits (a JSON number too, when it is a safe integer). */
+const quantity = z
+  .union([z.string().regex(/^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$/, 'must be a whole number, decimal or 0x hex'), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)])
+  .transform(String);
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
+const hexBytes = z
+  .string()
+  .regex(/^0x([0-9a-fA-F]{2})*$/, 'must be 0x-prefixed hex bytes')
+  .refine((value) => (value.length - 2) / 2 <= MAX_SIGN_PAYLOAD_BYTES, `must be at most ${MAX_SIGN_PAYLOAD_BYTES} bytes`);
+
+export const evmTransaction = z
+  .object({
+    type: z.union([z.literal(0), z.literal(2)], { error: 'must be 0 (legacy) or 2 (EIP-1559)' }).optional(),
+    chainId: quantity,
+    nonce: quantity.optional(),
+    to: address.nullable().optional().describe('absent or null: contract creation'),
+    value: quantity.optional().describe('wei'),
+    data: hexBytes.optional(),
+    gasLimit: quantity.optional(),
+    gasPrice: quantity.optional().describe('legacy transactions'),
+    maxFeePerGas: quantity.optional(),
+    maxPriorityFeePerGas: quantity.optional(),
+    accessList: z
+      .array(z.object({ address, storageKeys: z.array(z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 32-byte hex')) }).strict())
+      .optional(),
+  })
+  .strict();
+
+export const signTransactionBody = z
+  .object({
+    chain: z.enum(['evm'], { error: 'must be evm' }),
+    transaction: evmTransaction,
+  })
+  .strict();
+
+/** SPEC §11: an EVM transaction to sign (sol and sui transactions are not signed yet). */
+export function parseSignTransactionBody(raw: unknown): { chain: 'evm'; transaction: EvmTransactionRequest } {
+  return parseBody(signTransactionBody, raw);
+}
+
+export const signTypedDataBody = z
+  .object({
+    domain: z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }),
+    types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }).strict()), { error: 'must map type names to their fields' }),
+    primaryType: z.string().min(1),
+    message: z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }),
+  })
+  .strict();
+
+/** SPEC §11: EIP-712 typed data, as `eth_signTypedData_v4` takes it. */
+export function parseSignTypedDataBody(raw: unknown): TypedDataRequest {
+  return parseBody(signTypedDataBody, raw);
 }

@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { Authenticated, CurrentPrincipal } from '@game-wallet/auth';
-import { PATTERNS, Principal, ProfileView, SignatureView, WalletView } from '@game-wallet/contracts';
+import { PATTERNS, Principal, ProfileView, SignatureView, SignedTransactionView, WalletView } from '@game-wallet/contracts';
 import type { FastifyRequest } from 'fastify';
 import { ServiceCalls } from '../services/service-calls';
-import { parseSignBody, parseWalletQuery } from './wallet-input';
+import { parseSignBody, parseSignTransactionBody, parseSignTypedDataBody, parseWalletQuery } from './wallet-input';
 
 @Controller('v1/wallet')
 @Authenticated({ apiKey: true, profile: true })
@@ -25,6 +25,21 @@ export class WalletsController {
       view.profile = await this.services.call(PATTERNS.identity.getProfile, { profileId: wallet.profileId }, principal, request);
     }
     return view;
+  }
+
+  /** SPEC §11: an EVM transaction signed by the wallet (the caller broadcasts it). */
+  @Post(':walletId/sign-transaction')
+  @HttpCode(200)
+  signTransaction(@Param('walletId') walletId: string, @Body() body: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<SignedTransactionView> {
+    const { chain, transaction } = parseSignTransactionBody(body);
+    return this.services.call(PATTERNS.wallet.signTransaction, { walletId, chain, transaction }, principal, request);
+  }
+
+  /** SPEC §11: EIP-712 typed data signed by the wallet. */
+  @Post(':walletId/sign-typed-data')
+  @HttpCode(200)
+  signTypedData(@Param('walletId') walletId: string, @Body() body: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<SignatureView> {
+    return this.services.call(PATTERNS.wallet.signTypedData, { walletId, typedData: parseSignTypedDataBody(body) }, principal, request);
   }
 
   /** SPEC §4.5: a signature by the wallet's key on one chain. */

@@ -11,9 +11,19 @@ import { Chain } from './derivation';
  */
 export function signEvm(privateKey: Uint8Array, message: Uint8Array): string {
   const prefix = new TextEncoder().encode(`\x19Ethereum Signed Message:\n${message.length}`);
-  const digest = keccak_256(Uint8Array.of(...prefix, ...message));
+  return evmSignatureHex(signEvmDigest(privateKey, keccak_256(Uint8Array.of(...prefix, ...message))));
+}
+
+/** A secp256k1 signature of a 32-byte digest, low s (EIP-2), with the recovery bit Ethereum's `v` is made of. */
+export function signEvmDigest(privateKey: Uint8Array, digest: Uint8Array): { r: Uint8Array; s: Uint8Array; recovery: number } {
   const signature = secp256k1.sign(digest, privateKey, { lowS: true });
-  return `0x${Buffer.from(signature.toCompactRawBytes()).toString('hex')}${(27 + signature.recovery).toString(16)}`;
+  const compact = signature.toCompactRawBytes();
+  return { r: compact.slice(0, 32), s: compact.slice(32), recovery: signature.recovery };
+}
+
+/** `0x` + r ‖ s ‖ v with v ∈ {27, 28}: 130 hex digits, as `personal_sign` and `eth_signTypedData_v4` answer. */
+export function evmSignatureHex({ r, s, recovery }: { r: Uint8Array; s: Uint8Array; recovery: number }): string {
+  return `0x${Buffer.from(r).toString('hex')}${Buffer.from(s).toString('hex')}${(27 + recovery).toString(16)}`;
 }
 
 /** Ed25519 over the raw message bytes, base58 (Solana's form; `nacl.sign.detached.verify` accepts it). */

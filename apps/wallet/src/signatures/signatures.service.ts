@@ -15,7 +15,7 @@ export class SignaturesService {
       actor: row.credential,
       action: 'wallet.signed',
       target: `wallet:${row.walletId}`,
-      details: { chain: row.chain, messageSha256: row.messageSha256 },
+      details: { chain: row.chain, operation: row.operation, messageSha256: row.messageSha256 },
     }));
   }
 }

@@ -1,16 +1,28 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AppError, ChainName, SignatureView, actorOf } from '@game-wallet/contracts';
+import {
+  AppError,
+  ChainName,
+  EvmTransactionRequest,
+  SignatureView,
+  SignedTransactionView,
+  SigningOperation,
+  TypedDataRequest,
+  actorOf,
+} from '@game-wallet/contracts';
 import { newId } from '@game-wallet/database';
+import { getBytes } from 'ethers';
 import { createHash } from 'node:crypto';
 import { chainKey, seedOfEntropy } from '../keys/derivation';
 import { KeyIntegrityError, openEntropy } from '../keys/envelope';
 import { MASTER_KEYS, MasterKeys } from '../keys/master-keys';
-import { signWith } from '../keys/signing';
+import { evmSignatureHex, signEvmDigest, signWith } from '../keys/signing';
+import { evmTransactionToSign, signedEvmTransaction, typedDataDigest } from '../keys/evm-payloads';
 import { isSolanaTransaction } from '../keys/solana-transaction';
 import { GameCaller } from '../wallets/wallet-access';
 import { WalletCache } from '../wallets/wallet-cache';
 import { WalletsRepository } from '../wallets/wallets.repository';
 import { WalletsService, addressesOf } from '../wallets/wallets.service';
+import { WalletEntity } from '../wallets/entities/wallet.entity';
 import { SignaturesRepository } from './signatures.repository';
 
 /**
@@ -35,6 +47,48 @@ export class SigningService {
       throw new AppError('MESSAGE_IS_TRANSACTION', 'These bytes are a Solana transaction: message signing does not sign transactions');
     }
     const wallet = await this.wallets.getWithSecret(walletId, caller);
+    const signature = this.withChainKey(wallet, chain, (key) => signWith(chain, key, message));
+    await this.record(wallet, caller, chain, 'message', message);
+    return { chain, address: addressesOf(wallet)[chain], signature };
+  }
+
+  /** An EVM transaction (EIP-1559 or legacy): the raw signed bytes to broadcast and their hash. */
+  async signEvmTransaction(walletId: string, request: EvmTransactionRequest, caller: GameCaller): Promise<SignedTransactionView> {
+    const transaction = evmTransactionToSign(request);
+    const wallet = await this.wallets.getWithSecret(walletId, caller);
+    this.checkPolicy(caller, 'transaction');
+    const digest = getBytes(transaction.unsignedHash);
+    const signature = this.withChainKey(wallet, 'evm', (key) => signEvmDigest(key, digest));
+    const { raw, hash } = signedEvmTransaction(transaction, signature);
+    await this.record(wallet, caller, 'evm', 'transaction', getBytes(transaction.unsignedSerialized));
+    return { chain: 'evm', address: addressesOf(wallet).evm, signedTransaction: raw, hash };
+  }
+
+  /** EIP-712 typed data (`eth_signTypedData_v4`): `0x` r ‖ s ‖ v. */
+  async signTypedData(walletId: string, typedData: TypedDataRequest, caller: GameCaller): Promise<SignatureView> {
+    const digest = typedDataDigest(typedData);
+    const wallet = await this.wallets.getWithSecret(walletId, caller);
+    this.checkPolicy(caller, 'typed-data');
+    const signature = this.withChainKey(wallet, 'evm', (key) => evmSignatureHex(signEvmDigest(key, digest)));
+    await this.record(wallet, caller, 'evm', 'typed-data', digest);
+    return { chain: 'evm', address: addressesOf(wallet).evm, signature };
+  }
+
+  /**
+   * Until games set a signing policy of their own (SPEC §11), the default one: API keys may sign messages,
+   * transactions and typed data; a profile JWT (a game client) messages only.
+   */
+  private checkPolicy(caller: GameCaller, operation: SigningOperation): void {
+    if (caller.kind === 'profile' && operation !== 'message') {
+      throw new AppError('POLICY_DENIED', `The signing policy lets a profile JWT sign messages only, not ${operation === 'transaction' ? 'transactions' : 'typed data'}`);
+    }
+  }
+
+  /**
+   * Runs `sign` with the wallet's key for `chain`: the entropy is opened, the chain key derived, and every secret
+   * buffer zeroed before this returns, whatever `sign` does.
+   */
+  private withChainKey<T>(wallet: WalletEntity, chain: ChainName, sign: (key: Uint8Array) => T): T {
     let entropy: Buffer;
     try {
       entropy = openEntropy(wallet, wallet, this.masterKeys.keys);
@@ -49,12 +103,15 @@ export class SigningService {
     entropy.fill(0);
     const key = chainKey(seed, chain);
     seed.fill(0);
-    let signature: string;
     try {
-      signature = signWith(chain, key, message);
+      return sign(key);
     } finally {
       key.fill(0);
     }
+  }
+
+  /** The signature's audit entry and the wallet's last use, saved together. */
+  private async record(wallet: WalletEntity, caller: GameCaller, chain: ChainName, operation: SigningOperation, signed: Uint8Array): Promise<void> {
     const at = new Date();
     await this.repository.transaction(async (manager) => {
       await this.repository.touch(wallet.id, at, manager);
@@ -64,7 +121,8 @@ export class SigningService {
           applicationId: wallet.applicationId,
           walletId: wallet.id,
           chain,
-          messageSha256: createHash('sha256').update(message).digest('hex'),
+          operation,
+          messageSha256: createHash('sha256').update(signed).digest('hex'),
           credential: actorOf(caller),
           at,
         },
@@ -72,6 +130,5 @@ export class SigningService {
       );
     });
     await this.cache.signed(wallet.id, at);
-    return { chain, address: addressesOf(wallet)[chain], signature };
   }
 }

@@ -7,6 +7,7 @@ import {
   Page,
   RequestOf,
   SignatureView,
+  SignedTransactionView,
   WalletAddresses,
   WalletView,
   requireApiKey,
@@ -34,6 +35,16 @@ export class WalletsController {
   @MessagePattern(PATTERNS.wallet.getWallet)
   async get(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'wallet.wallets.get'>>): Promise<WalletView> {
     return toWalletView(await this.wallets.get(payload.walletId, requireGameCredential(principal)));
+  }
+
+  @MessagePattern(PATTERNS.wallet.signTransaction)
+  signTransaction(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'wallet.wallets.signTransaction'>>): Promise<SignedTransactionView> {
+    return this.signing.signEvmTransaction(payload.walletId, payload.transaction, requireGameCredential(principal));
+  }
+
+  @MessagePattern(PATTERNS.wallet.signTypedData)
+  signTypedData(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'wallet.wallets.signTypedData'>>): Promise<SignatureView> {
+    return this.signing.signTypedData(payload.walletId, payload.typedData, requireGameCredential(principal));
   }
 
   @MessagePattern(PATTERNS.wallet.sign)

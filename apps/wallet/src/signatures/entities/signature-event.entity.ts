@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** One signature made: which wallet, chain, SHA-256 of the message, and the credential used. No message, no key. */
+/** One signature made: which wallet, chain and operation, SHA-256 of what was signed, and the credential used. No message, no key. */
 @Entity({ name: 'signature_events' })
 export class SignatureEventEntity {
   @PrimaryColumn('uuid')
@@ -15,6 +15,11 @@ export class SignatureEventEntity {
   @Column({ type: 'varchar', length: 8 })
   chain!: string;
 
+  /** `message`, `transaction` or `typed-data` */
+  @Column({ type: 'varchar', length: 16 })
+  operation!: string;
+
+  /** SHA-256 of what was signed: the message, the unsigned transaction's bytes, or the EIP-712 digest */
   @Column({ name: 'message_sha256', type: 'char', length: 64 })
   messageSha256!: string;
 

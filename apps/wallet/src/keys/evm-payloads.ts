@@ -1,0 +1,82 @@
+import { AppError, EvmTransactionRequest, TypedDataRequest } from '@game-wallet/contracts';
+import { Signature, Transaction, TypedDataEncoder, getBytes } from 'ethers';
+
+/**
+ * What the wallet signs on EVM chains besides messages, encoded and hashed by ethers (RLP, EIP-155/1559, EIP-712);
+ * the key itself never reaches ethers: the digest is signed by @noble/curves with the wallet's key bytes.
+ */
+
+function invalid(field: string, error: unknown): AppError {
+  const reason = error instanceof Error ? (error as { shortMessage?: string }).shortMessage ?? error.message : String(error);
+  return new AppError('VALIDATION_FAILED', `${field}: ${reason.split(' (')[0]}`);
+}
+
+/** The unsigned transaction: legacy (type 0, EIP-155) when `gasPrice` is given or type 0 asked, else EIP-1559. */
+export function evmTransactionToSign(request: EvmTransactionRequest): Transaction {
+  const type = request.type ?? (request.gasPrice !== undefined ? 0 : 2);
+  const fields: [string, unknown][] = [
+    ['type', type],
+    ['chainId', request.chainId],
+    ['nonce', request.nonce ?? '0'],
+    ['to', request.to ?? null],
+    ['value', request.value ?? '0'],
+    ['data', request.data ?? '0x'],
+    ['gasLimit', request.gasLimit ?? '0'],
+    ...(type === 0
+      ? [['gasPrice', request.gasPrice ?? '0'] as [string, unknown]]
+      : [
+          ['maxFeePerGas', request.maxFeePerGas ?? '0'] as [string, unknown],
+          ['maxPriorityFeePerGas', request.maxPriorityFeePerGas ?? '0'] as [string, unknown],
+          ['accessList', request.accessList ?? []] as [string, unknown],
+        ]),
+  ];
+  const transaction = new Transaction();
+  for (const [field, value] of fields) {
+    try {
+      (transaction as unknown as Record<string, unknown>)[field] = field === 'nonce' ? Number(BigInt(value as string)) : value;
+    } catch (error) {
+      throw invalid(`transaction.${field}`, error);
+    }
+  }
+  if (transaction.chainId === 0n) {
+    throw new AppError('VALIDATION_FAILED', 'transaction.chainId: must be a chain id (replay protection needs one)');
+  }
+  return transaction;
+}
+
+/** The signed transaction's raw bytes and hash, from the unsigned one and a signature of its `unsignedHash`. */
+export function signedEvmTransaction(transaction: Transaction, signature: { r: Uint8Array; s: Uint8Array; recovery: number }): { raw: string; hash: string } {
+  const signed = transaction.clone();
+  signed.signature = Signature.from({ r: hex(signature.r), s: hex(signature.s), v: 27 + signature.recovery });
+  return { raw: signed.serialized, hash: signed.hash as string };
+}
+
+/**
+ * The EIP-712 digest of typed data: the types reachable from `primaryType` (as `eth_signTypedData_v4` reads them;
+ * `EIP712Domain` is derived from the domain), the domain separator and the message's struct hash.
+ */
+export function typedDataDigest(request: TypedDataRequest): Uint8Array {
+  const { EIP712Domain: _domainType, ...types } = request.types;
+  if (types[request.primaryType] === undefined) {
+    throw new AppError('VALIDATION_FAILED', `typedData.primaryType: ${request.primaryType} is not among typedData.types`);
+  }
+  const reachable = new Set<string>();
+  const visit = (name: string): void => {
+    if (reachable.has(name) || types[name] === undefined) {
+      return;
+    }
+    reachable.add(name);
+    for (const field of types[name]) {
+      visit(field.type.replace(/(\[\d*\])+$/, ''));
+    }
+  };
+  visit(request.primaryType);
+  const used = Object.fromEntries([...reachable].map((name) => [name, types[name]]));
+  try {
+    return getBytes(TypedDataEncoder.hash(request.domain, used, request.message));
+  } catch (error) {
+    throw invalid('typedData', error);
+  }
+}
+
+const hex = (bytes: Uint8Array): string => `0x${Buffer.from(bytes).toString('hex')}`;

@@ -1,4 +1,4 @@
-import { AuditEntryView, Page, PlayerView, SignatureView, SignedTransactionView } from '@game-wallet/contracts';
+import { AuditEntryView, EvmSignedTransactionView, Page, PlayerView, SignatureView } from '@game-wallet/contracts';
 import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, http, profileJwt } from '@game-wallet/testing';
 import { ethers } from 'ethers';
 
@@ -24,7 +24,7 @@ describe('EVM transaction and typed-data signing, verified by ethers', () => {
   });
 
   const signTransaction = (transaction: unknown, credential: { apiKey?: string; bearer?: string } = { apiKey: game.key }, walletId = player.walletId) =>
-    http<SignedTransactionView & { code?: string; message?: string }>('POST', `${platform.baseUrl}/v1/wallet/${walletId}/sign-transaction`, {
+    http<EvmSignedTransactionView & { code?: string; message?: string }>('POST', `${platform.baseUrl}/v1/wallet/${walletId}/sign-transaction`, {
       ...credential,
       body: { chain: 'evm', transaction },
     });

@@ -16,7 +16,7 @@ import {
   RevocationPage,
 } from './identity';
 import { ServiceName } from './services';
-import { ChainName, EvmTransactionRequest, PlayerView, SignatureView, SignedTransactionView, TypedDataRequest, WalletAddresses, WalletView } from './wallet';
+import { ChainName, PlayerView, SignatureView, SignedTransactionView, TransactionRequest, TypedDataRequest, WalletAddresses, WalletView } from './wallet';
 
 /**
  * Every message pattern on the transport, by service. A pattern is `<service>.<action>`, so the stream a request goes to
@@ -107,7 +107,8 @@ export interface PatternContract {
   'wallet.wallets.get': { request: { walletId: string }; response: WalletView };
   /** `message` is the decoded message, base64 on the wire. */
   'wallet.wallets.sign': { request: { walletId: string; chain: ChainName; message: string }; response: SignatureView };
-  'wallet.wallets.signTransaction': { request: { walletId: string; chain: 'evm'; transaction: EvmTransactionRequest }; response: SignedTransactionView };
+  /** `transaction` of sol and sui: base64, as the caller sent it. */
+  'wallet.wallets.signTransaction': { request: { walletId: string } & TransactionRequest; response: SignedTransactionView };
   'wallet.wallets.signTypedData': { request: { walletId: string; typedData: TypedDataRequest }; response: SignatureView };
   'wallet.wallets.addresses': { request: { gameId: string; walletIds: string[] }; response: Record<string, WalletAddresses> };
   'wallet.signatures.list': { request: PageRequest & { gameId: string }; response: Page<AuditEntryView> };

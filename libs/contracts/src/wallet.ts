@@ -66,13 +66,36 @@ export interface TypedDataRequest {
   message: Record<string, unknown>;
 }
 
-/** A signed transaction: the raw bytes to broadcast (`0x` hex) and their hash (the transaction's id once mined). */
-export interface SignedTransactionView {
-  chain: ChainName;
+/**
+ * What to sign with `sign-transaction`: an EVM transaction's fields, or a Solana transaction (legacy or v0, wire
+ * format, unsigned or partly signed) or Sui `TransactionData` (BCS), base64.
+ */
+export type TransactionRequest = { chain: 'evm'; transaction: EvmTransactionRequest } | { chain: 'sol' | 'sui'; transaction: string };
+
+/** An EVM transaction signed: the raw bytes to broadcast (`0x` hex) and their hash (the transaction's id once mined). */
+export interface EvmSignedTransactionView {
+  chain: 'evm';
   address: string;
   signedTransaction: string;
   hash: string;
 }
+
+/** A Solana transaction signed: the wallet's signature (base58) and the transaction with it in its slot (base64). */
+export interface SolanaSignedTransactionView {
+  chain: 'sol';
+  address: string;
+  signature: string;
+  signedTransaction: string;
+}
+
+/** A Sui transaction signed: Sui's serialized signature (base64: flag ‖ signature ‖ public key) over its intent. */
+export interface SuiSignedTransactionView {
+  chain: 'sui';
+  address: string;
+  signature: string;
+}
+
+export type SignedTransactionView = EvmSignedTransactionView | SolanaSignedTransactionView | SuiSignedTransactionView;
 
 /** What a signing request asks for (SPEC §11); each is allowed or denied by the game's signing policy. */
 export const SIGNING_OPERATIONS = ['message', 'transaction', 'typed-data'] as const;

@@ -7,6 +7,7 @@ export type { ErrorCode } from '@game-wallet/contracts';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- type-only, as above
 export type {
   ChainName,
+  EvmSignedTransactionView,
   EvmTransactionRequest,
   IssuedToken,
   Jwks,
@@ -16,6 +17,9 @@ export type {
   PublicJwk,
   SignatureView,
   SignedTransactionView,
+  SolanaSignedTransactionView,
+  SuiSignedTransactionView,
+  TransactionRequest,
   TypedDataRequest,
   WalletAddresses,
   WalletView,

@@ -1,4 +1,4 @@
-import type { EvmTransactionRequest, IssuedToken, Jwks, PlayerView, SignatureView, SignedTransactionView, TypedDataRequest, WalletView } from './contract-types';
+import type { IssuedToken, Jwks, PlayerView, SignatureView, SignedTransactionView, TransactionRequest, TypedDataRequest, WalletView } from './contract-types';
 import { HttpClient, RequestOptions } from './http-client';
 import type {
   AuthenticateInput,
@@ -86,7 +86,7 @@ export class WalletsResource implements WalletsApi {
     return this.http.request({ method: 'POST', url: `${this.baseUrl}/v1/wallet/${segment(walletId)}/sign`, body, idempotent: false }, options);
   }
   // Never retried, as message signing.
-  signTransaction(walletId: string, input: { chain: 'evm'; transaction: EvmTransactionRequest }, options?: RequestOptions): Promise<SignedTransactionView> {
+  signTransaction(walletId: string, input: TransactionRequest, options?: RequestOptions): Promise<SignedTransactionView> {
     return this.http.request({ method: 'POST', url: `${this.baseUrl}/v1/wallet/${segment(walletId)}/sign-transaction`, body: input, idempotent: false }, options);
   }
 

@@ -1,4 +1,4 @@
-import type { ChainName, EvmTransactionRequest, IssuedToken, PlayerView, ProfileView, SignatureView, SignedTransactionView, TypedDataRequest, WalletView } from './contract-types';
+import type { ChainName, IssuedToken, PlayerView, ProfileView, SignatureView, SignedTransactionView, TransactionRequest, TypedDataRequest, WalletView } from './contract-types';
 import type { RequestOptions } from './http-client';
 
 /** SPEC §4.4: `uniqueId` 1–128 characters; `image` an absolute http(s) URL or null; `userData` a JSON object ≤ 16 KiB. */
@@ -85,10 +85,10 @@ export interface WalletsApi {
   /** `POST {base_url}/v1/wallet/{id}/sign`: `{chain, address, signature}`. Never retried: each call is audited. */
   sign(walletId: string, input: SignInput, options?: RequestOptions): Promise<SignatureView>;
   /**
-   * `POST {base_url}/v1/wallet/{id}/sign-transaction`: an EVM transaction (EIP-1559, or legacy with `gasPrice`) signed,
-   * `{chain, address, signedTransaction, hash}`; broadcasting it is the caller's. Never retried.
+   * `POST {base_url}/v1/wallet/{id}/sign-transaction`: an EVM transaction's fields, or a Solana (wire format) or Sui
+   * (TransactionData BCS) transaction in base64, signed as the chain broadcasts it; broadcasting is the caller's. Never retried.
    */
-  signTransaction(walletId: string, input: { chain: 'evm'; transaction: EvmTransactionRequest }, options?: RequestOptions): Promise<SignedTransactionView>;
+  signTransaction(walletId: string, input: TransactionRequest, options?: RequestOptions): Promise<SignedTransactionView>;
   /** `POST {base_url}/v1/wallet/{id}/sign-typed-data`: EIP-712 typed data signed as `eth_signTypedData_v4`. Never retried. */
   signTypedData(walletId: string, typedData: TypedDataRequest, options?: RequestOptions): Promise<SignatureView>;
 }

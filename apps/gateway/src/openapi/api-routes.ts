@@ -140,13 +140,13 @@ export const API_ROUTES: ApiRoute[] = [
     port: 'base',
     tag: 'Wallets',
     operationId: 'signTransaction',
-    summary: 'Sign an EVM transaction with the wallet',
+    summary: 'Sign a transaction with the wallet (evm, sol, sui)',
     description:
-      'EIP-1559 (type 2) or legacy (type 0, EIP-155; chosen when `gasPrice` is given). The answer is the raw signed transaction to broadcast and its hash: nonces, fees and broadcasting stay with the caller. The default signing policy lets API keys sign transactions and profile JWTs not (403 `POLICY_DENIED`).',
+      'evm: EIP-1559 (type 2) or legacy (type 0, EIP-155; chosen when `gasPrice` is given): the raw signed transaction and its hash. sol: a legacy or v0 transaction in wire format, base64; the wallet must be one of its required signers (else 400 `NOT_A_SIGNER`); the answer holds the signature and the transaction with it in the wallet\'s slot, other signatures kept. sui: TransactionData (BCS, base64) whose sender is the wallet (else 400 `SENDER_MISMATCH`); the answer is Sui\'s serialized signature over the transaction intent. Nonces, fees and broadcasting stay with the caller. The default signing policy lets API keys sign transactions and profile JWTs not (403 `POLICY_DENIED`).',
     access: 'apiKeyOrProfile',
     body: signTransactionBody,
     responses: [{ status: 200, description: 'The signed transaction', schema: 'SignedTransactionView' }],
-    errors: ['POLICY_DENIED', 'WALLET_NOT_FOUND', 'KEY_INTEGRITY_FAILED'],
+    errors: ['NOT_A_SIGNER', 'SENDER_MISMATCH', 'POLICY_DENIED', 'WALLET_NOT_FOUND', 'KEY_INTEGRITY_FAILED'],
   },
   {
     method: 'post',

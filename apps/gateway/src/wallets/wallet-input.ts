@@ -1,4 +1,4 @@
-import { AppError, CHAIN_NAMES, ChainName, EvmTransactionRequest, MAX_SIGN_MESSAGE_BYTES, MAX_SIGN_PAYLOAD_BYTES, TypedDataRequest } from '@game-wallet/contracts';
+import { AppError, CHAIN_NAMES, ChainName, MAX_SIGN_MESSAGE_BYTES, MAX_SIGN_PAYLOAD_BYTES, TransactionRequest, TypedDataRequest } from '@game-wallet/contracts';
 import { z } from 'zod';
 import { parseBody, parseQuery } from '../validation';
 
@@ -81,15 +81,25 @@ export const evmTransaction = z
   })
   .strict();
 
-export const signTransactionBody = z
-  .object({
-    chain: z.enum(['evm'], { error: 'must be evm' }),
-    transaction: evmTransaction,
-  })
-  .strict();
+/** A serialized transaction in base64, at most 64 KiB once decoded. */
+const serializedTransaction = z
+  .string({ error: 'must be a base64 string' })
+  .regex(BASE64, 'must be base64')
+  .refine((value) => Math.floor((value.length * 3) / 4) <= MAX_SIGN_PAYLOAD_BYTES + 2, `must be at most ${MAX_SIGN_PAYLOAD_BYTES} bytes once decoded`)
+  .refine((value) => value.length > 0, 'must not be empty');
 
-/** SPEC §11: an EVM transaction to sign (sol and sui transactions are not signed yet). */
-export function parseSignTransactionBody(raw: unknown): { chain: 'evm'; transaction: EvmTransactionRequest } {
+export const signTransactionBody = z.discriminatedUnion(
+  'chain',
+  [
+    z.object({ chain: z.literal('evm'), transaction: evmTransaction }).strict(),
+    z.object({ chain: z.literal('sol'), transaction: serializedTransaction.describe('a legacy or v0 transaction in wire format (signature slots, then the message), unsigned or partly signed') }).strict(),
+    z.object({ chain: z.literal('sui'), transaction: serializedTransaction.describe('TransactionData in BCS, as `Transaction.build()` returns it') }).strict(),
+  ],
+  { error: `chain: must be one of ${CHAIN_NAMES.join(', ')}` },
+);
+
+/** SPEC §11: a transaction to sign: EVM fields, or a Solana or Sui transaction in base64. */
+export function parseSignTransactionBody(raw: unknown): TransactionRequest {
   return parseBody(signTransactionBody, raw);
 }
 

@@ -27,12 +27,11 @@ export class WalletsController {
     return view;
   }
 
-  /** SPEC §11: an EVM transaction signed by the wallet (the caller broadcasts it). */
+  /** SPEC §11: a transaction signed by the wallet (the caller broadcasts it). */
   @Post(':walletId/sign-transaction')
   @HttpCode(200)
   signTransaction(@Param('walletId') walletId: string, @Body() body: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<SignedTransactionView> {
-    const { chain, transaction } = parseSignTransactionBody(body);
-    return this.services.call(PATTERNS.wallet.signTransaction, { walletId, chain, transaction }, principal, request);
+    return this.services.call(PATTERNS.wallet.signTransaction, { walletId, ...parseSignTransactionBody(body) }, principal, request);
   }
 
   /** SPEC §11: EIP-712 typed data signed by the wallet. */

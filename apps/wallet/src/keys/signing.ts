@@ -51,7 +51,11 @@ function bcsBytes(message: Uint8Array): Uint8Array {
  * base64(0x00 flag ‖ signature ‖ public key) (`@mysten/sui` `verifyPersonalMessageSignature` accepts it).
  */
 export function signSui(privateKey: Uint8Array, message: Uint8Array): string {
-  const digest = blake2b(Uint8Array.of(3, 0, 0, ...bcsBytes(message)), { dkLen: 32 });
+  return suiSignatureOf(privateKey, blake2b(Uint8Array.of(3, 0, 0, ...bcsBytes(message)), { dkLen: 32 }));
+}
+
+/** Sui's serialized Ed25519 signature of an intent digest: base64(0x00 flag ‖ signature ‖ public key). */
+export function suiSignatureOf(privateKey: Uint8Array, digest: Uint8Array): string {
   const signature = ed25519.sign(digest, privateKey);
   // @noble/curves, bytes in and out: the faster OpenSSL route (ed25519PublicKey) takes the key as a base64url string.
   return Buffer.from(Uint8Array.of(0, ...signature, ...ed25519.getPublicKey(privateKey))).toString('base64');

@@ -64,44 +64,80 @@ class Reader {
   }
 }
 
+/** A Solana message as the wallet needs it: who must sign (the first `requiredSignatures` account keys). */
+export interface SolanaMessage {
+  versioned: boolean;
+  requiredSignatures: number;
+  accountKeys: Uint8Array[];
+}
+
+/** A transaction in wire format: its signature slots and the message they sign. */
+export interface SolanaWireTransaction {
+  signatureCount: number;
+  /** where the signature slots start (64 bytes each) */
+  signaturesOffset: number;
+  messageOffset: number;
+  message: SolanaMessage;
+}
+
+/** Reads a whole message from `offset`; throws (a RangeError) unless the bytes are exactly one message. */
+function readMessage(bytes: Uint8Array, offset: number): SolanaMessage {
+  const reader = new Reader(bytes, offset);
+  let versioned = false;
+  if ((bytes[offset] & 0x80) !== 0) {
+    // A versioned message: 0x80 | version. Only version 0 exists; refuse any version, as future ones may be valid.
+    versioned = true;
+    reader.skip(1);
+  }
+  const requiredSignatures = reader.byte();
+  reader.skip(2); // read-only signed, read-only unsigned
+  const keyCount = reader.compactU16();
+  const keysOffset = reader.offset;
+  reader.skip(keyCount * PUBLIC_KEY);
+  const accountKeys = Array.from({ length: keyCount }, (_, index) => bytes.subarray(keysOffset + index * PUBLIC_KEY, keysOffset + (index + 1) * PUBLIC_KEY));
+  reader.skip(BLOCKHASH);
+  const instructions = reader.compactU16();
+  for (let index = 0; index < instructions; index += 1) {
+    reader.skip(1); // program id index
+    reader.array(1); // account indexes
+    reader.array(1); // data
+  }
+  if (versioned) {
+    const lookups = reader.compactU16();
+    for (let index = 0; index < lookups; index += 1) {
+      reader.skip(PUBLIC_KEY);
+      reader.array(1); // writable indexes
+      reader.array(1); // read-only indexes
+    }
+  }
+  if (!reader.done) {
+    throw new RangeError('bytes after the message');
+  }
+  return { versioned, requiredSignatures, accountKeys };
+}
+
 function parsesAsMessage(bytes: Uint8Array, offset: number): boolean {
   try {
-    const reader = new Reader(bytes, offset);
-    let versioned = false;
-    if ((bytes[offset] & 0x80) !== 0) {
-      // A versioned message: 0x80 | version. Only version 0 exists; refuse any version, as future ones may be valid.
-      versioned = true;
-      reader.skip(1);
-    }
-    reader.skip(3); // header: required signatures, read-only signed, read-only unsigned
-    reader.array(PUBLIC_KEY);
-    reader.skip(BLOCKHASH);
-    const instructions = reader.compactU16();
-    for (let index = 0; index < instructions; index += 1) {
-      reader.skip(1); // program id index
-      reader.array(1); // account indexes
-      reader.array(1); // data
-    }
-    if (versioned) {
-      const lookups = reader.compactU16();
-      for (let index = 0; index < lookups; index += 1) {
-        reader.skip(PUBLIC_KEY);
-        reader.array(1); // writable indexes
-        reader.array(1); // read-only indexes
-      }
-    }
-    return reader.done;
+    readMessage(bytes, offset);
+    return true;
   } catch {
     return false;
   }
 }
 
-function parsesAsWireTransaction(bytes: Uint8Array): boolean {
+/** The transaction in wire format (compact-u16 signature count, signatures, message), or null when it is not one. */
+export function parseSolanaWireTransaction(bytes: Uint8Array): SolanaWireTransaction | null {
   try {
     const reader = new Reader(bytes, 0);
-    reader.array(SIGNATURE);
-    return parsesAsMessage(bytes, reader.offset);
+    const signatureCount = reader.compactU16();
+    const signaturesOffset = reader.offset;
+    reader.skip(signatureCount * SIGNATURE);
+    return { signatureCount, signaturesOffset, messageOffset: reader.offset, message: readMessage(bytes, reader.offset) };
   } catch {
-    return false;
+    return null;
   }
+}
+
+function parsesAsWireTransaction(bytes: Uint8Array): boolean {
+  return parseSolanaWireTransaction(bytes) !== null;
 }

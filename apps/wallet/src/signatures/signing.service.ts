@@ -6,16 +6,20 @@ import {
   SignatureView,
   SignedTransactionView,
   SigningOperation,
+  TransactionRequest,
   TypedDataRequest,
   actorOf,
 } from '@game-wallet/contracts';
 import { newId } from '@game-wallet/database';
+import { ed25519 } from '@noble/curves/ed25519';
+import { base58 } from '@scure/base';
 import { getBytes } from 'ethers';
 import { createHash } from 'node:crypto';
 import { chainKey, seedOfEntropy } from '../keys/derivation';
 import { KeyIntegrityError, openEntropy } from '../keys/envelope';
 import { MASTER_KEYS, MasterKeys } from '../keys/master-keys';
-import { evmSignatureHex, signEvmDigest, signWith } from '../keys/signing';
+import { evmSignatureHex, signEvmDigest, signWith, suiSignatureOf } from '../keys/signing';
+import { solanaSignerSlot, solanaTransactionToSign, suiTransactionDigest, suiTransactionSender, withSolanaSignature } from '../keys/chain-transactions';
 import { evmTransactionToSign, signedEvmTransaction, typedDataDigest } from '../keys/evm-payloads';
 import { isSolanaTransaction } from '../keys/solana-transaction';
 import { GameCaller } from '../wallets/wallet-access';
@@ -52,8 +56,20 @@ export class SigningService {
     return { chain, address: addressesOf(wallet)[chain], signature };
   }
 
+  /** A transaction on any chain (SPEC §11): checked, signed by the wallet, returned as the chain broadcasts it. */
+  signTransaction(walletId: string, request: TransactionRequest, caller: GameCaller): Promise<SignedTransactionView> {
+    switch (request.chain) {
+      case 'evm':
+        return this.signEvmTransaction(walletId, request.transaction, caller);
+      case 'sol':
+        return this.signSolanaTransaction(walletId, Buffer.from(request.transaction, 'base64'), caller);
+      case 'sui':
+        return this.signSuiTransaction(walletId, Buffer.from(request.transaction, 'base64'), caller);
+    }
+  }
+
   /** An EVM transaction (EIP-1559 or legacy): the raw signed bytes to broadcast and their hash. */
-  async signEvmTransaction(walletId: string, request: EvmTransactionRequest, caller: GameCaller): Promise<SignedTransactionView> {
+  private async signEvmTransaction(walletId: string, request: EvmTransactionRequest, caller: GameCaller): Promise<SignedTransactionView> {
     const transaction = evmTransactionToSign(request);
     const wallet = await this.wallets.getWithSecret(walletId, caller);
     this.checkPolicy(caller, 'transaction');
@@ -62,6 +78,35 @@ export class SigningService {
     const { raw, hash } = signedEvmTransaction(transaction, signature);
     await this.record(wallet, caller, 'evm', 'transaction', getBytes(transaction.unsignedSerialized));
     return { chain: 'evm', address: addressesOf(wallet).evm, signedTransaction: raw, hash };
+  }
+
+  /** A Solana transaction (legacy or v0): the wallet's signature in its slot; 400 `NOT_A_SIGNER` when it has none. */
+  private async signSolanaTransaction(walletId: string, bytes: Buffer, caller: GameCaller): Promise<SignedTransactionView> {
+    const transaction = solanaTransactionToSign(bytes);
+    const wallet = await this.wallets.getWithSecret(walletId, caller);
+    this.checkPolicy(caller, 'transaction');
+    const address = addressesOf(wallet).sol;
+    const slot = solanaSignerSlot(transaction, base58.decode(address));
+    const message = bytes.subarray(transaction.messageOffset);
+    const signature = this.withChainKey(wallet, 'sol', (key) => ed25519.sign(message, key));
+    const signed = withSolanaSignature(bytes, transaction, slot, signature);
+    await this.record(wallet, caller, 'sol', 'transaction', message);
+    return { chain: 'sol', address, signature: base58.encode(signature), signedTransaction: Buffer.from(signed).toString('base64') };
+  }
+
+  /** Sui TransactionData: a signature over its intent; 400 `SENDER_MISMATCH` when another address sends it. */
+  private async signSuiTransaction(walletId: string, bytes: Buffer, caller: GameCaller): Promise<SignedTransactionView> {
+    const sender = suiTransactionSender(bytes);
+    const wallet = await this.wallets.getWithSecret(walletId, caller);
+    this.checkPolicy(caller, 'transaction');
+    const address = addressesOf(wallet).sui;
+    if (sender.toLowerCase() !== address.toLowerCase()) {
+      throw new AppError('SENDER_MISMATCH', `The transaction's sender ${sender} is not this wallet's Sui address`);
+    }
+    const digest = suiTransactionDigest(bytes);
+    const signature = this.withChainKey(wallet, 'sui', (key) => suiSignatureOf(key, digest));
+    await this.record(wallet, caller, 'sui', 'transaction', bytes);
+    return { chain: 'sui', address, signature };
   }
 
   /** EIP-712 typed data (`eth_signTypedData_v4`): `0x` r ‖ s ‖ v. */

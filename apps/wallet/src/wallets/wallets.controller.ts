@@ -39,7 +39,8 @@ export class WalletsController {
 
   @MessagePattern(PATTERNS.wallet.signTransaction)
   signTransaction(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'wallet.wallets.signTransaction'>>): Promise<SignedTransactionView> {
-    return this.signing.signEvmTransaction(payload.walletId, payload.transaction, requireGameCredential(principal));
+    const { walletId, ...request } = payload;
+    return this.signing.signTransaction(walletId, request, requireGameCredential(principal));
   }
 
   @MessagePattern(PATTERNS.wallet.signTypedData)

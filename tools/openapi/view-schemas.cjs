@@ -13,6 +13,7 @@ const VIEW_TYPES = [
   'WalletWithProfileView',
   'SignatureView',
   'SignedTransactionView',
+  'SigningPolicy',
   'IssuedToken',
   'Jwks',
   'HealthReportView',

@@ -26,7 +26,7 @@ import { openApiDocument } from '../src/openapi/openapi-document';
 type Access = 'apiKeyOrOwnProfile' | 'apiKeyOnly' | 'signing' | 'console';
 
 interface RouteCase {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** as the gateway maps it (`:param`) */
   route: string;
   origin: 'base' | 'core';
@@ -51,6 +51,20 @@ const ROUTES: RouteCase[] = [
   { method: 'PATCH', route: '/v1/console/games/:gameId/api-keys/:keyId', origin: 'base', access: 'console', success: 200, body: { active: true }, ownTarget: 'spareKey' },
   { method: 'DELETE', route: '/v1/console/games/:gameId/api-keys/:keyId', origin: 'base', access: 'console', success: 204, ownTarget: 'spareKey' },
   { method: 'GET', route: '/v1/console/games/:gameId/audit', origin: 'base', access: 'console', success: 200 },
+  { method: 'GET', route: '/v1/console/games/:gameId/signing-policy', origin: 'base', access: 'console', success: 200 },
+  {
+    method: 'PUT',
+    route: '/v1/console/games/:gameId/signing-policy',
+    origin: 'base',
+    access: 'console',
+    success: 200,
+    body: {
+      operations: { apiKey: ['message', 'transaction', 'typed-data'], profile: ['message'] },
+      evm: { chainIds: null, maxValueWei: null, contracts: null },
+      sol: { programs: null, maxLamports: null },
+      sui: { packages: null, allowTransfers: true },
+    },
+  },
   { method: 'GET', route: '/v1/wallet/:walletId', origin: 'base', access: 'apiKeyOrOwnProfile', success: 200 },
   { method: 'POST', route: '/v1/wallet/:walletId/sign', origin: 'base', access: 'apiKeyOrOwnProfile', success: 200, body: { chain: 'sol', message: 'hi' } },
   { method: 'POST', route: '/v1/wallet/:walletId/sign-transaction', origin: 'base', access: 'signing', success: 200, body: { chain: 'evm', transaction: { chainId: 1 } } },

@@ -195,6 +195,10 @@ describe('OpenAPI documents and the answers they describe', () => {
     conforms('base', 'DELETE', '/v1/console/games/{gameId}/api-keys/{keyId}', await http('DELETE', `${base}/v1/console/games/${game.gameId}/api-keys/${newKey.body.id}?revokeTokens=true`, asOperator));
     conforms('base', 'DELETE', '/v1/console/games/{gameId}/api-keys/{keyId}', await http('DELETE', `${base}/v1/console/games/${game.gameId}/api-keys/${newKey.body.id}`, asOperator));
     conforms('base', 'GET', '/v1/console/games/{gameId}/audit', await http('GET', `${base}/v1/console/games/${game.gameId}/audit`, asOperator));
+    const policy = await http<Record<string, unknown>>('GET', `${base}/v1/console/games/${game.gameId}/signing-policy`, asOperator);
+    conforms('base', 'GET', '/v1/console/games/{gameId}/signing-policy', policy);
+    conforms('base', 'PUT', '/v1/console/games/{gameId}/signing-policy', await http('PUT', `${base}/v1/console/games/${game.gameId}/signing-policy`, { ...asOperator, body: policy.body }));
+    conforms('base', 'PUT', '/v1/console/games/{gameId}/signing-policy', await http('PUT', `${base}/v1/console/games/${game.gameId}/signing-policy`, { ...asOperator, body: { ...policy.body, evm: {} } }));
     conforms('base', 'GET', '/v1/console/games/{gameId}/players', await http('GET', `${base}/v1/console/games/${game.gameId}/players?uniqueId=doc-player`, asOperator));
     conforms('base', 'DELETE', '/v1/console/session', await http('DELETE', `${base}/v1/console/session`, asOperator));
     conforms('base', 'GET', '/v1/console/session', await http('GET', `${base}/v1/console/session`, asOperator));

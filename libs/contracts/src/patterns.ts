@@ -16,7 +16,7 @@ import {
   RevocationPage,
 } from './identity';
 import { ServiceName } from './services';
-import { ChainName, PlayerView, SignatureView, SignedTransactionView, TransactionRequest, TypedDataRequest, WalletAddresses, WalletView } from './wallet';
+import { ChainName, PlayerView, SignatureView, SignedTransactionView, SigningPolicy, TransactionRequest, TypedDataRequest, WalletAddresses, WalletView } from './wallet';
 
 /**
  * Every message pattern on the transport, by service. A pattern is `<service>.<action>`, so the stream a request goes to
@@ -54,6 +54,8 @@ export const PATTERNS = {
     signTransaction: 'wallet.wallets.signTransaction',
     signTypedData: 'wallet.wallets.signTypedData',
     addresses: 'wallet.wallets.addresses',
+    getSigningPolicy: 'wallet.policies.get',
+    putSigningPolicy: 'wallet.policies.put',
     listSignatures: 'wallet.signatures.list',
   },
   core: {
@@ -110,6 +112,8 @@ export interface PatternContract {
   /** `transaction` of sol and sui: base64, as the caller sent it. */
   'wallet.wallets.signTransaction': { request: { walletId: string } & TransactionRequest; response: SignedTransactionView };
   'wallet.wallets.signTypedData': { request: { walletId: string; typedData: TypedDataRequest }; response: SignatureView };
+  'wallet.policies.get': { request: { gameId: string }; response: SigningPolicy };
+  'wallet.policies.put': { request: { gameId: string; policy: SigningPolicy }; response: SigningPolicy };
   'wallet.wallets.addresses': { request: { gameId: string; walletIds: string[] }; response: Record<string, WalletAddresses> };
   'wallet.signatures.list': { request: PageRequest & { gameId: string }; response: Page<AuditEntryView> };
   'core.ping': { request: Record<string, never>; response: PingResponse };

@@ -103,3 +103,38 @@ export type SigningOperation = (typeof SIGNING_OPERATIONS)[number];
 
 /** SPEC §11: a transaction or typed data to sign is at most 64 KiB once decoded. */
 export const MAX_SIGN_PAYLOAD_BYTES = 65_536;
+
+/**
+ * A game's signing policy (SPEC §11): what each kind of credential may sign, and limits per chain. `null` means "any".
+ * The default lets API keys sign messages, transactions and typed data, and profile JWTs (game clients) messages only.
+ */
+export interface SigningPolicy {
+  operations: { apiKey: SigningOperation[]; profile: SigningOperation[] };
+  evm: {
+    /** chain ids (decimal) a transaction, or typed data's domain, may name */
+    chainIds: string[] | null;
+    /** the most wei one transaction may move (decimal) */
+    maxValueWei: string | null;
+    /** the addresses a transaction may call or pay; contract creation is refused when set */
+    contracts: string[] | null;
+  };
+  sol: {
+    /** the programs every instruction must belong to (base58) */
+    programs: string[] | null;
+    /** the most lamports the System transfers of one transaction may move (decimal) */
+    maxLamports: string | null;
+  };
+  sui: {
+    /** the Move packages a MoveCall may call (0x-hex ids) */
+    packages: string[] | null;
+    /** whether TransferObjects and SplitCoins commands are allowed */
+    allowTransfers: boolean;
+  };
+}
+
+export const DEFAULT_SIGNING_POLICY: SigningPolicy = {
+  operations: { apiKey: ['message', 'transaction', 'typed-data'], profile: ['message'] },
+  evm: { chainIds: null, maxValueWei: null, contracts: null },
+  sol: { programs: null, maxLamports: null },
+  sui: { packages: null, allowTransfers: true },
+};

@@ -1,10 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
 import { Authenticated, CurrentPrincipal } from '@game-wallet/auth';
-import { ApiKeyView, AuditEntryView, ConsolePlayerView, CreatedApiKeyView, GameSummaryView, GameView, PATTERNS, Page, Principal, encodeCursor } from '@game-wallet/contracts';
+import { ApiKeyView, AuditEntryView, ConsolePlayerView, CreatedApiKeyView, GameSummaryView, GameView, PATTERNS, SigningPolicy, Page, Principal, encodeCursor } from '@game-wallet/contracts';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ServiceCalls } from '../services/service-calls';
 import { nameField, parseBody, parsePageQuery, parseQuery } from '../validation';
+import { parseSigningPolicy } from './signing-policy-input';
 
 export const createGameBody = z.object({ name: nameField }).strict();
 export const createKeyBody = z.object({ name: nameField.optional() }).strict();
@@ -85,6 +86,21 @@ export class ConsoleGamesController {
     const identity = await this.services.call(PATTERNS.identity.listAudit, { gameId, ...page }, principal, request);
     const wallet = await this.services.call(PATTERNS.wallet.listSignatures, { gameId, ...page }, principal, request);
     return mergeNewestFirst([identity, wallet], page.limit);
+  }
+
+  /** The game's signing policy (SPEC §11); a game that never set one has the default. */
+  @Get(':gameId/signing-policy')
+  async signingPolicy(@Param('gameId') gameId: string, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<SigningPolicy> {
+    const game = await this.services.call(PATTERNS.identity.getGame, { gameId }, principal, request);
+    return this.services.call(PATTERNS.wallet.getSigningPolicy, { gameId: game.id }, principal, request);
+  }
+
+  /** Replaces the game's signing policy; every wallet service replica applies it within a second. */
+  @Put(':gameId/signing-policy')
+  async putSigningPolicy(@Param('gameId') gameId: string, @Body() body: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<SigningPolicy> {
+    const policy = parseSigningPolicy(body);
+    const game = await this.services.call(PATTERNS.identity.getGame, { gameId }, principal, request);
+    return this.services.call(PATTERNS.wallet.putSigningPolicy, { gameId: game.id, policy }, principal, request);
   }
 
   /** The game's players (exact `uniqueId` filter, paged), each with its wallet's addresses. */

@@ -2,6 +2,7 @@ import { CHAIN_NAMES, ErrorCode } from '@game-wallet/contracts';
 import { z } from 'zod';
 import { createGameBody, createKeyBody, deleteKeyQuery, updateKeyBody } from '../console/console-games.controller';
 import { signInBody } from '../console/console-session.controller';
+import { signingPolicyBody } from '../console/signing-policy-input';
 import { createPlayerBody } from '../players/player-input';
 import { authenticateBody } from '../profiles/authenticate-body';
 import { pageQuery } from '../validation';
@@ -25,7 +26,7 @@ export interface RouteResponse {
 
 /** One public route: what the OpenAPI document says of it. Validators are the ones the controllers run. */
 export interface ApiRoute {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI form: `/v1/wallet/{walletId}` */
   path: string;
   port: ApiPort;
@@ -354,6 +355,33 @@ export const API_ROUTES: ApiRoute[] = [
     query: pageQuery,
     responses: [{ status: 200, description: 'A page of audit entries', schema: 'AuditPage' }],
     errors: ['INVALID_QUERY', 'GAME_NOT_FOUND'],
+  },
+  {
+    method: 'get',
+    path: '/v1/console/games/{gameId}/signing-policy',
+    port: 'base',
+    tag: 'Console',
+    operationId: 'getSigningPolicy',
+    summary: "A game's signing policy",
+    description: 'A game that never set one has the default: API keys may sign messages, transactions and typed data; profile JWTs messages only; no chain limits.',
+    access: 'console',
+    responses: [{ status: 200, description: 'The policy', schema: 'SigningPolicy' }],
+    errors: ['GAME_NOT_FOUND'],
+  },
+  {
+    method: 'put',
+    path: '/v1/console/games/{gameId}/signing-policy',
+    port: 'base',
+    tag: 'Console',
+    operationId: 'putSigningPolicy',
+    summary: "Replace a game's signing policy",
+    description:
+      'Every field is required; `null` means any. Every wallet service replica applies it within a second. A signing request it refuses answers 403 `POLICY_DENIED` naming the rule, and is recorded in the audit trail as `wallet.signing-denied`.',
+    access: 'console',
+    body: signingPolicyBody,
+    responses: [{ status: 200, description: 'The policy now in force', schema: 'SigningPolicy' }],
+    errors: ['GAME_NOT_FOUND'],
+    idempotent: true,
   },
   {
     method: 'get',

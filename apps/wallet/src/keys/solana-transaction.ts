@@ -69,6 +69,8 @@ export interface SolanaMessage {
   versioned: boolean;
   requiredSignatures: number;
   accountKeys: Uint8Array[];
+  /** each instruction's program (an index into the static account keys, where programs always are) and data */
+  instructions: { programIdIndex: number; data: Uint8Array }[];
 }
 
 /** A transaction in wire format: its signature slots and the message they sign. */
@@ -96,11 +98,15 @@ function readMessage(bytes: Uint8Array, offset: number): SolanaMessage {
   reader.skip(keyCount * PUBLIC_KEY);
   const accountKeys = Array.from({ length: keyCount }, (_, index) => bytes.subarray(keysOffset + index * PUBLIC_KEY, keysOffset + (index + 1) * PUBLIC_KEY));
   reader.skip(BLOCKHASH);
-  const instructions = reader.compactU16();
-  for (let index = 0; index < instructions; index += 1) {
-    reader.skip(1); // program id index
+  const instructionCount = reader.compactU16();
+  const instructions: SolanaMessage['instructions'] = [];
+  for (let index = 0; index < instructionCount; index += 1) {
+    const programIdIndex = reader.byte();
     reader.array(1); // account indexes
-    reader.array(1); // data
+    const dataLength = reader.compactU16();
+    const dataOffset = reader.offset;
+    reader.skip(dataLength);
+    instructions.push({ programIdIndex, data: bytes.subarray(dataOffset, dataOffset + dataLength) });
   }
   if (versioned) {
     const lookups = reader.compactU16();
@@ -113,7 +119,7 @@ function readMessage(bytes: Uint8Array, offset: number): SolanaMessage {
   if (!reader.done) {
     throw new RangeError('bytes after the message');
   }
-  return { versioned, requiredSignatures, accountKeys };
+  return { versioned, requiredSignatures, accountKeys, instructions };
 }
 
 function parsesAsMessage(bytes: Uint8Array, offset: number): boolean {

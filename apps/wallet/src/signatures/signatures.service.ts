@@ -13,9 +13,9 @@ export class SignaturesService {
       id: row.id,
       at: row.at.toISOString(),
       actor: row.credential,
-      action: 'wallet.signed',
+      action: row.decision === 'denied' ? 'wallet.signing-denied' : 'wallet.signed',
       target: `wallet:${row.walletId}`,
-      details: { chain: row.chain, operation: row.operation, messageSha256: row.messageSha256 },
+      details: { chain: row.chain, operation: row.operation, decision: row.decision, messageSha256: row.messageSha256 },
     }));
   }
 }

@@ -6,6 +6,7 @@ import {
   SignatureView,
   SignedTransactionView,
   SigningOperation,
+  SigningPolicy,
   TransactionRequest,
   TypedDataRequest,
   actorOf,
@@ -28,6 +29,8 @@ import { WalletsRepository } from '../wallets/wallets.repository';
 import { WalletsService, addressesOf } from '../wallets/wallets.service';
 import { WalletEntity } from '../wallets/entities/wallet.entity';
 import { SignaturesRepository } from './signatures.repository';
+import { checkEvmTransaction, checkOperation, checkSolanaTransaction, checkSuiTransaction, checkTypedData } from './signing-policy';
+import { SigningPoliciesService } from '../policies/signing-policies.service';
 
 /**
  * Signs with a wallet's key. The entropy is opened, the chain key derived, the message signed and every secret buffer
@@ -42,6 +45,7 @@ export class SigningService {
     private readonly repository: WalletsRepository,
     private readonly signatures: SignaturesRepository,
     private readonly cache: WalletCache,
+    private readonly policies: SigningPoliciesService,
     @Inject(MASTER_KEYS) private readonly masterKeys: MasterKeys,
   ) {}
 
@@ -51,8 +55,9 @@ export class SigningService {
       throw new AppError('MESSAGE_IS_TRANSACTION', 'These bytes are a Solana transaction: message signing does not sign transactions');
     }
     const wallet = await this.wallets.getWithSecret(walletId, caller);
+    await this.authorize(wallet, caller, chain, 'message', message);
     const signature = this.withChainKey(wallet, chain, (key) => signWith(chain, key, message));
-    await this.record(wallet, caller, chain, 'message', message);
+    await this.record(wallet, caller, chain, 'message', message, 'allowed');
     return { chain, address: addressesOf(wallet)[chain], signature };
   }
 
@@ -72,11 +77,12 @@ export class SigningService {
   private async signEvmTransaction(walletId: string, request: EvmTransactionRequest, caller: GameCaller): Promise<SignedTransactionView> {
     const transaction = evmTransactionToSign(request);
     const wallet = await this.wallets.getWithSecret(walletId, caller);
-    this.checkPolicy(caller, 'transaction');
+    const unsigned = getBytes(transaction.unsignedSerialized);
+    await this.authorize(wallet, caller, 'evm', 'transaction', unsigned, (policy) => checkEvmTransaction(policy, transaction));
     const digest = getBytes(transaction.unsignedHash);
     const signature = this.withChainKey(wallet, 'evm', (key) => signEvmDigest(key, digest));
     const { raw, hash } = signedEvmTransaction(transaction, signature);
-    await this.record(wallet, caller, 'evm', 'transaction', getBytes(transaction.unsignedSerialized));
+    await this.record(wallet, caller, 'evm', 'transaction', unsigned, 'allowed');
     return { chain: 'evm', address: addressesOf(wallet).evm, signedTransaction: raw, hash };
   }
 
@@ -84,13 +90,13 @@ export class SigningService {
   private async signSolanaTransaction(walletId: string, bytes: Buffer, caller: GameCaller): Promise<SignedTransactionView> {
     const transaction = solanaTransactionToSign(bytes);
     const wallet = await this.wallets.getWithSecret(walletId, caller);
-    this.checkPolicy(caller, 'transaction');
     const address = addressesOf(wallet).sol;
     const slot = solanaSignerSlot(transaction, base58.decode(address));
     const message = bytes.subarray(transaction.messageOffset);
+    await this.authorize(wallet, caller, 'sol', 'transaction', message, (policy) => checkSolanaTransaction(policy, transaction.message));
     const signature = this.withChainKey(wallet, 'sol', (key) => ed25519.sign(message, key));
     const signed = withSolanaSignature(bytes, transaction, slot, signature);
-    await this.record(wallet, caller, 'sol', 'transaction', message);
+    await this.record(wallet, caller, 'sol', 'transaction', message, 'allowed');
     return { chain: 'sol', address, signature: base58.encode(signature), signedTransaction: Buffer.from(signed).toString('base64') };
   }
 
@@ -98,14 +104,14 @@ export class SigningService {
   private async signSuiTransaction(walletId: string, bytes: Buffer, caller: GameCaller): Promise<SignedTransactionView> {
     const sender = suiTransactionSender(bytes);
     const wallet = await this.wallets.getWithSecret(walletId, caller);
-    this.checkPolicy(caller, 'transaction');
     const address = addressesOf(wallet).sui;
     if (sender.toLowerCase() !== address.toLowerCase()) {
       throw new AppError('SENDER_MISMATCH', `The transaction's sender ${sender} is not this wallet's Sui address`);
     }
+    await this.authorize(wallet, caller, 'sui', 'transaction', bytes, (policy) => checkSuiTransaction(policy, bytes));
     const digest = suiTransactionDigest(bytes);
     const signature = this.withChainKey(wallet, 'sui', (key) => suiSignatureOf(key, digest));
-    await this.record(wallet, caller, 'sui', 'transaction', bytes);
+    await this.record(wallet, caller, 'sui', 'transaction', bytes, 'allowed');
     return { chain: 'sui', address, signature };
   }
 
@@ -113,19 +119,33 @@ export class SigningService {
   async signTypedData(walletId: string, typedData: TypedDataRequest, caller: GameCaller): Promise<SignatureView> {
     const digest = typedDataDigest(typedData);
     const wallet = await this.wallets.getWithSecret(walletId, caller);
-    this.checkPolicy(caller, 'typed-data');
+    await this.authorize(wallet, caller, 'evm', 'typed-data', digest, (policy) => checkTypedData(policy, typedData));
     const signature = this.withChainKey(wallet, 'evm', (key) => evmSignatureHex(signEvmDigest(key, digest)));
-    await this.record(wallet, caller, 'evm', 'typed-data', digest);
+    await this.record(wallet, caller, 'evm', 'typed-data', digest, 'allowed');
     return { chain: 'evm', address: addressesOf(wallet).evm, signature };
   }
 
   /**
-   * Until games set a signing policy of their own (SPEC §11), the default one: API keys may sign messages,
-   * transactions and typed data; a profile JWT (a game client) messages only.
+   * The game's signing policy (SPEC §11): the caller's kind of credential may ask for this operation, and what is to
+   * be signed passes the chain's rules. A refusal is recorded in the audit trail too, then answered 403 `POLICY_DENIED`.
    */
-  private checkPolicy(caller: GameCaller, operation: SigningOperation): void {
-    if (caller.kind === 'profile' && operation !== 'message') {
-      throw new AppError('POLICY_DENIED', `The signing policy lets a profile JWT sign messages only, not ${operation === 'transaction' ? 'transactions' : 'typed data'}`);
+  private async authorize(
+    wallet: WalletEntity,
+    caller: GameCaller,
+    chain: ChainName,
+    operation: SigningOperation,
+    signed: Uint8Array,
+    check?: (policy: SigningPolicy) => void,
+  ): Promise<void> {
+    const policy = await this.policies.forGame(wallet.applicationId);
+    try {
+      checkOperation(policy, caller, operation);
+      check?.(policy);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'POLICY_DENIED') {
+        await this.record(wallet, caller, chain, operation, signed, 'denied');
+      }
+      throw error;
     }
   }
 
@@ -155,11 +175,20 @@ export class SigningService {
     }
   }
 
-  /** The signature's audit entry and the wallet's last use, saved together. */
-  private async record(wallet: WalletEntity, caller: GameCaller, chain: ChainName, operation: SigningOperation, signed: Uint8Array): Promise<void> {
+  /** The signing attempt's audit entry and, when it was signed, the wallet's last use, saved together. */
+  private async record(
+    wallet: WalletEntity,
+    caller: GameCaller,
+    chain: ChainName,
+    operation: SigningOperation,
+    signed: Uint8Array,
+    decision: 'allowed' | 'denied',
+  ): Promise<void> {
     const at = new Date();
     await this.repository.transaction(async (manager) => {
-      await this.repository.touch(wallet.id, at, manager);
+      if (decision === 'allowed') {
+        await this.repository.touch(wallet.id, at, manager);
+      }
       await this.signatures.insert(
         {
           id: newId(),
@@ -167,6 +196,7 @@ export class SigningService {
           walletId: wallet.id,
           chain,
           operation,
+          decision,
           messageSha256: createHash('sha256').update(signed).digest('hex'),
           credential: actorOf(caller),
           at,
@@ -174,6 +204,8 @@ export class SigningService {
         manager,
       );
     });
-    await this.cache.signed(wallet.id, at);
+    if (decision === 'allowed') {
+      await this.cache.signed(wallet.id, at);
+    }
   }
 }

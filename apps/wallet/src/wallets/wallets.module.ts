@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { KeyGenerator } from '../keys/key-generator';
+import { PoliciesController } from '../policies/policies.controller';
+import { SigningPoliciesService } from '../policies/signing-policies.service';
+import { SigningPolicyEntity } from '../policies/signing-policy.entity';
 import { SignatureEventEntity } from '../signatures/entities/signature-event.entity';
 import { SignaturesRepository } from '../signatures/signatures.repository';
 import { SignaturesService } from '../signatures/signatures.service';
@@ -12,9 +15,9 @@ import { WalletsRepository } from './wallets.repository';
 import { WalletsService } from './wallets.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([WalletEntity, SignatureEventEntity])],
-  controllers: [WalletsController],
-  providers: [WalletsRepository, WalletsService, WalletCache, KeyGenerator, SigningService, SignaturesRepository, SignaturesService],
+  imports: [TypeOrmModule.forFeature([WalletEntity, SignatureEventEntity, SigningPolicyEntity])],
+  controllers: [WalletsController, PoliciesController],
+  providers: [WalletsRepository, WalletsService, WalletCache, KeyGenerator, SigningService, SignaturesRepository, SignaturesService, SigningPoliciesService],
   exports: [WalletsRepository],
 })
 export class WalletsModule {}

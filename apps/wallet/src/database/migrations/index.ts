@@ -2,6 +2,7 @@ import { Baseline1763740800000 } from './1763740800000-Baseline';
 import { WalletTables1763741000000 } from './1763741000000-WalletTables';
 import { OwnerBoundSecrets1763741100000 } from './1763741100000-OwnerBoundSecrets';
 import { SigningOperations1763741200000 } from './1763741200000-SigningOperations';
+import { SigningPolicies1763741300000 } from './1763741300000-SigningPolicies';
 
 /** Every migration of the `wallet` schema, oldest first. */
-export const WALLET_MIGRATIONS = [Baseline1763740800000, WalletTables1763741000000, OwnerBoundSecrets1763741100000, SigningOperations1763741200000];
+export const WALLET_MIGRATIONS = [Baseline1763740800000, WalletTables1763741000000, OwnerBoundSecrets1763741100000, SigningOperations1763741200000, SigningPolicies1763741300000];

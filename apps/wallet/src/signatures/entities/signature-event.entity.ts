@@ -19,6 +19,10 @@ export class SignatureEventEntity {
   @Column({ type: 'varchar', length: 16 })
   operation!: string;
 
+  /** `allowed`, or `denied` by the game's signing policy (then nothing was signed) */
+  @Column({ type: 'varchar', length: 8 })
+  decision!: string;
+
   /** SHA-256 of what was signed: the message, the unsigned transaction's bytes, or the EIP-712 digest */
   @Column({ name: 'message_sha256', type: 'char', length: 64 })
   messageSha256!: string;

@@ -1,0 +1,135 @@
+import { AuditEntryView, DEFAULT_SIGNING_POLICY, Page, PlayerView, SigningPolicy } from '@game-wallet/contracts';
+import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, http, profileJwt } from '@game-wallet/testing';
+import { Transaction as SuiTransaction } from '@mysten/sui/transactions';
+import { Keypair, PublicKey, SystemProgram, Transaction, TransactionInstruction } from '@solana/web3.js';
+import { base58 } from '@scure/base';
+
+/** A game's signing policy through the console API, enforced on every signing route and recorded in the audit trail. */
+describe('signing policy per game', () => {
+  let platform: TestPlatform;
+  let second: { baseUrl: string };
+  let operator: string;
+  let game: GameFixture;
+  let player: PlayerView;
+  let jwt: string;
+  let addresses: { evm: string; sol: string; sui: string };
+  const blockhash = base58.encode(new Uint8Array(32).fill(9));
+  const shop = '0x1111111111111111111111111111111111111111';
+
+  beforeAll(async () => {
+    platform = await TestPlatform.start('policy');
+    second = await platform.startSecondGateway();
+    operator = await consoleToken(platform);
+    game = await createGame(platform, operator, 'Policy game');
+    player = await createPlayer(platform, game.key, 'policy-player');
+    jwt = await profileJwt(platform, player.profileId, game.key);
+    addresses = (await http<{ addresses: typeof addresses }>('GET', `${platform.baseUrl}/v1/wallet/${player.walletId}`, { apiKey: game.key })).body.addresses;
+  });
+
+  afterAll(async () => {
+    await platform.stop();
+  });
+
+  const policyUrl = () => `${platform.baseUrl}/v1/console/games/${game.gameId}/signing-policy`;
+  const setPolicy = async (change: (policy: SigningPolicy) => SigningPolicy): Promise<void> => {
+    const response = await http<SigningPolicy>('PUT', policyUrl(), { bearer: operator, body: change(structuredClone(DEFAULT_SIGNING_POLICY)) });
+    expect(response.status).toBe(200);
+  };
+  const signTransaction = (body: unknown, credential: { apiKey?: string; bearer?: string } = { apiKey: game.key }, baseUrl = platform.baseUrl) =>
+    http<{ code?: string; message?: string }>('POST', `${baseUrl}/v1/wallet/${player.walletId}/sign-transaction`, { ...credential, body });
+  const evm = (transaction: Record<string, unknown>) => ({ chain: 'evm', transaction: { chainId: 8453, gasLimit: 21000, maxFeePerGas: '1', maxPriorityFeePerGas: '1', ...transaction } });
+  const sol = (instruction: TransactionInstruction) =>
+    ({ chain: 'sol', transaction: new Transaction({ feePayer: new PublicKey(addresses.sol), recentBlockhash: blockhash }).add(instruction).serialize({ requireAllSignatures: false }).toString('base64') });
+  const sui = async (build: (transaction: SuiTransaction) => void) => {
+    const transaction = new SuiTransaction();
+    transaction.setSender(addresses.sui);
+    transaction.setGasPrice(1000);
+    transaction.setGasBudget(10_000_000);
+    transaction.setGasPayment([{ objectId: `0x${'22'.repeat(32)}`, version: '1', digest: '11111111111111111111111111111111' }]);
+    build(transaction);
+    return { chain: 'sui', transaction: Buffer.from(await transaction.build()).toString('base64') };
+  };
+  const outcome = (response: { status: number; body: { code?: string } }) => (response.status === 200 ? 'allowed' : `${response.status} ${response.body.code}`);
+
+  afterEach(async () => {
+    await setPolicy((policy) => policy);
+  });
+
+  it('starts from the default policy: API keys sign everything, profile JWTs messages only', async () => {
+    expect((await http('GET', policyUrl(), { bearer: operator })).body).toEqual(DEFAULT_SIGNING_POLICY);
+    expect(outcome(await signTransaction(evm({ to: shop }), { bearer: jwt }))).toBe('403 POLICY_DENIED');
+    expect(outcome(await signTransaction(evm({ to: shop })))).toBe('allowed');
+  });
+
+  it('lets profile JWTs sign transactions once allowed, and takes it back within a second on another gateway', async () => {
+    await setPolicy((policy) => ({ ...policy, operations: { ...policy.operations, profile: ['message', 'transaction'] } }));
+    expect(outcome(await signTransaction(evm({ to: shop }), { bearer: jwt }, second.baseUrl))).toBe('allowed');
+    await setPolicy((policy) => policy);
+    const changed = Date.now();
+    let answer = '';
+    while (Date.now() - changed < 1000 && answer !== '403 POLICY_DENIED') {
+      answer = outcome(await signTransaction(evm({ to: shop }), { bearer: jwt }, second.baseUrl));
+    }
+    expect(answer).toBe('403 POLICY_DENIED');
+    expect(Date.now() - changed).toBeLessThan(1000);
+  });
+
+  it('limits API keys by operation too', async () => {
+    await setPolicy((policy) => ({ ...policy, operations: { apiKey: ['message'], profile: ['message'] } }));
+    const typed = await http<{ code: string; message: string }>('POST', `${platform.baseUrl}/v1/wallet/${player.walletId}/sign-typed-data`, {
+      apiKey: game.key,
+      body: { domain: { chainId: 1 }, types: { A: [{ name: 'a', type: 'string' }] }, primaryType: 'A', message: { a: 'x' } },
+    });
+    expect([typed.status, typed.body.code, typed.body.message]).toEqual([403, 'POLICY_DENIED', "The game's signing policy refuses this: an API key may not sign typed data"]);
+  });
+
+  it('evm: allowed chain ids, the value cap and allowed addresses (contract creation refused when set)', async () => {
+    await setPolicy((policy) => ({ ...policy, evm: { chainIds: ['8453'], maxValueWei: '100', contracts: [shop] } }));
+    expect(outcome(await signTransaction(evm({ to: shop, value: '100' })))).toBe('allowed');
+    const wrongChain = await signTransaction(evm({ chainId: 1, to: shop }));
+    expect([outcome(wrongChain), wrongChain.body.message]).toEqual(['403 POLICY_DENIED', "The game's signing policy refuses this: chain id 1 is not among the allowed chain ids (evm.chainIds)"]);
+    expect(outcome(await signTransaction(evm({ to: shop, value: '101' })))).toBe('403 POLICY_DENIED');
+    expect(outcome(await signTransaction(evm({ to: '0x2222222222222222222222222222222222222222' })))).toBe('403 POLICY_DENIED');
+    expect(outcome(await signTransaction(evm({ data: '0x6080' })))).toBe('403 POLICY_DENIED');
+  });
+
+  it('sol: allowed programs and the lamports System transfers may move', async () => {
+    const program = Keypair.generate().publicKey;
+    const wallet = new PublicKey(addresses.sol);
+    await setPolicy((policy) => ({ ...policy, sol: { programs: [SystemProgram.programId.toBase58()], maxLamports: '1000' } }));
+    expect(outcome(await signTransaction(sol(SystemProgram.transfer({ fromPubkey: wallet, toPubkey: program, lamports: 1000 }))))).toBe('allowed');
+    expect(outcome(await signTransaction(sol(SystemProgram.transfer({ fromPubkey: wallet, toPubkey: program, lamports: 1001 }))))).toBe('403 POLICY_DENIED');
+    const call = await signTransaction(sol(new TransactionInstruction({ programId: program, keys: [{ pubkey: wallet, isSigner: true, isWritable: false }], data: Buffer.from('x') })));
+    expect([outcome(call), call.body.message]).toEqual(['403 POLICY_DENIED', `The game's signing policy refuses this: program ${program.toBase58()} is not among the allowed programs (sol.programs)`]);
+  });
+
+  it('sui: allowed Move packages, and whether coins may be split and transferred', async () => {
+    await setPolicy((policy) => ({ ...policy, sui: { packages: ['0x2'], allowTransfers: false } }));
+    const clock = (packageId: string) => (transaction: SuiTransaction) => {
+      transaction.moveCall({ target: `${packageId}::clock::timestamp_ms`, arguments: [transaction.object.clock()] });
+    };
+    expect(outcome(await signTransaction(await sui(clock('0x2'))))).toBe('allowed');
+    expect(outcome(await signTransaction(await sui(clock('0x3'))))).toBe('403 POLICY_DENIED');
+    const split = await signTransaction(await sui((transaction) => transaction.splitCoins(transaction.gas, [1])));
+    expect([outcome(split), split.body.message]).toEqual(['403 POLICY_DENIED', "The game's signing policy refuses this: TransferObjects and SplitCoins are not allowed (sui.allowTransfers)"]);
+  });
+
+  it('records allowed and denied attempts in the audit trail, with operation, chain, hash and credential', async () => {
+    const audit = await http<Page<AuditEntryView>>('GET', `${platform.baseUrl}/v1/console/games/${game.gameId}/audit?limit=100`, { bearer: operator });
+    const signing = audit.body.items.filter((entry) => entry.action.startsWith('wallet.sign'));
+    const denied = signing.filter((entry) => entry.action === 'wallet.signing-denied');
+    const allowed = signing.filter((entry) => entry.action === 'wallet.signed');
+    expect(denied.length).toBeGreaterThanOrEqual(10);
+    expect(allowed.length).toBeGreaterThanOrEqual(5);
+    expect(denied.find((entry) => entry.actor.startsWith('profile:'))?.details).toMatchObject({ chain: 'evm', operation: 'transaction', decision: 'denied' });
+    expect(new Set(signing.map((entry) => entry.details.chain))).toEqual(new Set(['evm', 'sol', 'sui']));
+    expect(signing.every((entry) => /^[0-9a-f]{64}$/.test(String(entry.details.messageSha256)))).toBe(true);
+  });
+
+  it('refuses a policy with a wrong field with 400 naming it, and an unknown game with 404', async () => {
+    const wrong = await http<{ code: string; message: string }>('PUT', policyUrl(), { bearer: operator, body: { ...DEFAULT_SIGNING_POLICY, evm: { ...DEFAULT_SIGNING_POLICY.evm, maxValueWei: 'lots' } } });
+    expect([wrong.status, wrong.body.code, wrong.body.message]).toEqual([400, 'VALIDATION_FAILED', 'evm.maxValueWei: must be a whole number in decimal digits']);
+    const unknown = await http<{ code: string }>('GET', `${platform.baseUrl}/v1/console/games/0190a0a0-0000-7000-8000-000000000000/signing-policy`, { bearer: operator });
+    expect([unknown.status, unknown.body.code]).toEqual([404, 'GAME_NOT_FOUND']);
+  });
+});

@@ -32,6 +32,7 @@ serve(async () => {
     apiKeyLimit: { rate: Number(process.env.RATE_LIMIT_API_KEY_RPS), burst: Number(process.env.RATE_LIMIT_API_KEY_BURST) },
     profileLimit: { rate: Number(process.env.RATE_LIMIT_JWT_RPS), burst: Number(process.env.RATE_LIMIT_JWT_RPS) },
     authFailuresPerIp: { rate: 50, burst: 50 },
+    signingPerWallet: { rate: 10, burst: 10 },
   });
   await auth.start();
 

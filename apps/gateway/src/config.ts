@@ -37,7 +37,7 @@ export interface GatewayConfig {
   serviceDeadlineMs: number;
   /** Expected `iss` of tokens. */
   jwtIssuer: string;
-  rateLimits: { apiKeyRps: number; apiKeyBurst: number; jwtRps: number; authFailuresPerIp: number };
+  rateLimits: { apiKeyRps: number; apiKeyBurst: number; jwtRps: number; authFailuresPerIp: number; signPerWalletRps: number };
   /**
    * Which proxies' `X-Forwarded-*` to believe (client IP for limits and audit, https for Secure cookies): none, the
    * nearest N hops, or the proxies at these addresses/CIDRs. The client IP is the one the farthest trusted proxy saw.
@@ -116,6 +116,7 @@ const schema = z
     RATE_LIMIT_API_KEY_BURST: positiveIntVar(200),
     RATE_LIMIT_JWT_RPS: positiveIntVar(20),
     RATE_LIMIT_AUTH_FAILURES_PER_IP: positiveIntVar(50),
+    RATE_LIMIT_SIGN_PER_WALLET_RPS: positiveIntVar(10),
     TRUST_PROXY: trustProxyVar,
     PUBLIC_BASE_URL: urlVar(['http:', 'https:']),
     PUBLIC_CORE_URL: urlVar(['http:', 'https:']),
@@ -162,6 +163,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
       apiKeyBurst: parsed.RATE_LIMIT_API_KEY_BURST,
       jwtRps: parsed.RATE_LIMIT_JWT_RPS,
       authFailuresPerIp: parsed.RATE_LIMIT_AUTH_FAILURES_PER_IP,
+      signPerWalletRps: parsed.RATE_LIMIT_SIGN_PER_WALLET_RPS,
     },
     trustProxy: parsed.TRUST_PROXY,
     publicUrls: { base: withoutTrailingSlash(parsed.PUBLIC_BASE_URL), core: withoutTrailingSlash(parsed.PUBLIC_CORE_URL) },

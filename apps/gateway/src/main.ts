@@ -44,6 +44,7 @@ runMain('gateway', async () => {
     apiKeyLimit: { rate: config.rateLimits.apiKeyRps, burst: config.rateLimits.apiKeyBurst },
     profileLimit: { rate: config.rateLimits.jwtRps, burst: config.rateLimits.jwtRps },
     authFailuresPerIp: { rate: config.rateLimits.authFailuresPerIp, burst: config.rateLimits.authFailuresPerIp },
+    signingPerWallet: { rate: config.rateLimits.signPerWalletRps, burst: config.rateLimits.signPerWalletRps },
   });
   await auth.start();
 

@@ -1,4 +1,4 @@
-import { GameFixture, TestPlatform, consoleToken, createGame, createProfile, http, profileJwt } from '@game-wallet/testing';
+import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, createProfile, http, profileJwt } from '@game-wallet/testing';
 
 /** SPEC §7: limits counted in Redis, so they hold across gateway replicas; 429 with Retry-After and RateLimit-*. */
 describe('rate limits across two gateways', () => {
@@ -66,5 +66,36 @@ describe('rate limits across two gateways', () => {
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const [response] = await burst(1, { apiKey: game.key });
     expect(response.status).toBe(404);
+  });
+});
+
+/** SPEC §11: signing requests per wallet, whatever credential asks, across gateways. */
+describe('signing rate limit per wallet', () => {
+  let platform: TestPlatform;
+  let second: { baseUrl: string };
+  let game: GameFixture;
+
+  beforeAll(async () => {
+    platform = await TestPlatform.start('signrate', { env: { RATE_LIMIT_SIGN_PER_WALLET_RPS: '3' } });
+    second = await platform.startSecondGateway();
+    game = await createGame(platform, await consoleToken(platform), 'Signing game');
+  });
+
+  afterAll(async () => {
+    await platform.stop();
+  });
+
+  it('lets 3 signatures a second through per wallet across both gateways, then answers 429 with Retry-After; other wallets are not slowed', async () => {
+    const [busy, quiet] = await Promise.all([createPlayer(platform, game.key, 'busy'), createPlayer(platform, game.key, 'quiet')]);
+    const sign = (walletId: string, index: number) =>
+      http<{ code?: string }>('POST', `${index % 2 === 0 ? platform.baseUrl : second.baseUrl}/v1/wallet/${walletId}/sign`, { apiKey: game.key, body: { chain: 'evm', message: `m${index}` } });
+    const responses = await Promise.all(Array.from({ length: 9 }, (_, index) => sign(busy.walletId, index)));
+    const passed = responses.filter((response) => response.status === 200).length;
+    expect(passed).toBeGreaterThanOrEqual(3);
+    expect(passed).toBeLessThanOrEqual(4); // one more may refill while the burst is in flight
+    const limited = responses.filter((response) => response.status === 429);
+    expect(limited.length).toBe(9 - passed);
+    expect(limited.every((response) => response.body.code === 'RATE_LIMITED' && Number(response.headers.get('retry-after')) >= 1)).toBe(true);
+    expect((await sign(quiet.walletId, 0)).status).toBe(200);
   });
 });

@@ -16,7 +16,8 @@ describe('Solana and Sui transaction signing, verified by @solana/web3.js and @m
   const blockhash = base58.encode(new Uint8Array(32).fill(7));
 
   beforeAll(async () => {
-    platform = await TestPlatform.start('chaintx');
+    // Many signatures by one wallet in quick succession: the per-wallet signing limit has its own suite (rate-limit).
+    platform = await TestPlatform.start('chaintx', { env: { RATE_LIMIT_SIGN_PER_WALLET_RPS: '1000' } });
     game = await createGame(platform, await consoleToken(platform), 'Chains game');
     player = await createPlayer(platform, game.key, 'chain-signer');
     const wallet = await http<{ addresses: { sol: string; sui: string } }>('GET', `${platform.baseUrl}/v1/wallet/${player.walletId}`, { apiKey: game.key });

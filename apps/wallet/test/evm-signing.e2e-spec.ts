@@ -12,7 +12,8 @@ describe('EVM transaction and typed-data signing, verified by ethers', () => {
   let address: string;
 
   beforeAll(async () => {
-    platform = await TestPlatform.start('evmsign');
+    // Many signatures by one wallet in quick succession: the per-wallet signing limit has its own suite (rate-limit).
+    platform = await TestPlatform.start('evmsign', { env: { RATE_LIMIT_SIGN_PER_WALLET_RPS: '1000' } });
     operator = await consoleToken(platform);
     [game, other] = await Promise.all([createGame(platform, operator, 'EVM game'), createGame(platform, operator, 'Other game')]);
     player = await createPlayer(platform, game.key, 'evm-signer');

@@ -17,7 +17,8 @@ describe('signing policy per game', () => {
   const shop = '0x1111111111111111111111111111111111111111';
 
   beforeAll(async () => {
-    platform = await TestPlatform.start('policy');
+    // Many signatures by one wallet in quick succession: the per-wallet signing limit has its own suite (rate-limit).
+    platform = await TestPlatform.start('policy', { env: { RATE_LIMIT_SIGN_PER_WALLET_RPS: '1000' } });
     second = await platform.startSecondGateway();
     operator = await consoleToken(platform);
     game = await createGame(platform, operator, 'Policy game');

@@ -16,7 +16,8 @@ describe('wallet addresses and signatures, verified by ethers, @solana/web3.js, 
   const wallets: WalletView[] = [];
 
   beforeAll(async () => {
-    platform = await TestPlatform.start('walletcrypto');
+    // Many signatures by one wallet in quick succession: the per-wallet signing limit has its own suite (rate-limit).
+    platform = await TestPlatform.start('walletcrypto', { env: { RATE_LIMIT_SIGN_PER_WALLET_RPS: '1000' } });
     game = await createGame(platform, await consoleToken(platform));
     players = await Promise.all(['a', 'b', 'c'].map((name) => createPlayer(platform, game.key, `crypto-${name}`)));
     for (const player of players) {

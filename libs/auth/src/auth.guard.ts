@@ -5,6 +5,7 @@ import type { FastifyReply } from 'fastify';
 import { AUTH_REQUIREMENT, AuthRequirement, AuthenticatedRequest, PUBLIC_ROUTE } from './authenticated.decorator';
 import { presentedCredentials } from './credentials';
 import { GatewayAuth } from './gateway-auth';
+import { RateDecision } from './rate-limiter';
 
 /**
  * The global guard of the gateway: authenticates per the route's `@Authenticated`, then applies the rate limit
@@ -45,16 +46,21 @@ export class AuthGuard implements CanActivate {
     }
     request.principal = principal;
     const limited = this.auth.rateLimit(principal);
-    const decision = limited instanceof Promise ? await limited : limited;
-    // RateLimit-* go with every 429 and with every answer once less than half the burst is left: a client nearing
-    // its limit can pace itself, and one far from it does not pay for three headers on each response.
-    if (decision && (!decision.allowed || decision.remaining * 2 < decision.limit)) {
-      const reply = http.getResponse<FastifyReply>();
-      void reply.headers({ 'ratelimit-limit': decision.limit, 'ratelimit-remaining': decision.remaining, 'ratelimit-reset': decision.reset });
-      if (!decision.allowed) {
-        throw new AppError('RATE_LIMITED', 'Too many requests; slow down', decision.retryAfter);
-      }
-    }
+    applyRateDecision(limited instanceof Promise ? await limited : limited, http.getResponse<FastifyReply>(), 'Too many requests; slow down');
     return true;
+  }
+}
+
+/**
+ * A 429 `RATE_LIMITED` (with `Retry-After`) when the decision refuses. RateLimit-* go with every 429 and with every
+ * answer once less than half the burst is left: a client nearing its limit can pace itself, and one far from it does
+ * not pay for three headers on each response.
+ */
+export function applyRateDecision(decision: RateDecision | undefined, reply: FastifyReply, message: string): void {
+  if (decision && (!decision.allowed || decision.remaining * 2 < decision.limit)) {
+    void reply.headers({ 'ratelimit-limit': decision.limit, 'ratelimit-remaining': decision.remaining, 'ratelimit-reset': decision.reset });
+    if (!decision.allowed) {
+      throw new AppError('RATE_LIMITED', message, decision.retryAfter);
+    }
   }
 }

@@ -18,6 +18,8 @@ export interface GatewayAuthOptions {
   profileLimit: RateLimit;
   /** failed authentications (401s) allowed per client IP; past them the IP is answered 429 for a while */
   authFailuresPerIp: RateLimit;
+  /** signing requests per wallet, whatever the credential (SPEC §11) */
+  signingPerWallet: RateLimit;
 }
 
 /**
@@ -129,6 +131,11 @@ export class GatewayAuth {
       this.blockedIps.set(ip, Date.now() + decision.retryAfter * 1000);
       throw new AppError('RATE_LIMITED', 'Too many failed authentications from this address; slow down', decision.retryAfter);
     });
+  }
+
+  /** SPEC §11: signing requests per wallet, counted in Redis across replicas, besides the per-credential limits. */
+  limitSigning(walletId: string): RateDecision | Promise<RateDecision> {
+    return this.limiter.take(`sign:${walletId}`, this.options.signingPerWallet);
   }
 
   /** SPEC §7: per API key and per profile, counted in Redis across replicas. Operators are not limited here. */

@@ -1,8 +1,9 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { Authenticated, CurrentPrincipal } from '@game-wallet/auth';
 import { PATTERNS, Principal, ProfileView, SignatureView, SignedTransactionView, WalletView } from '@game-wallet/contracts';
 import type { FastifyRequest } from 'fastify';
 import { ServiceCalls } from '../services/service-calls';
+import { SigningRateGuard } from './signing-rate.guard';
 import { parseSignBody, parseSignTransactionBody, parseSignTypedDataBody, parseWalletQuery } from './wallet-input';
 
 @Controller('v1/wallet')
@@ -29,6 +30,7 @@ export class WalletsController {
 
   /** SPEC §11: a transaction signed by the wallet (the caller broadcasts it). */
   @Post(':walletId/sign-transaction')
+  @UseGuards(SigningRateGuard)
   @HttpCode(200)
   signTransaction(@Param('walletId') walletId: string, @Body() body: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<SignedTransactionView> {
     return this.services.call(PATTERNS.wallet.signTransaction, { walletId, ...parseSignTransactionBody(body) }, principal, request);
@@ -36,6 +38,7 @@ export class WalletsController {
 
   /** SPEC §11: EIP-712 typed data signed by the wallet. */
   @Post(':walletId/sign-typed-data')
+  @UseGuards(SigningRateGuard)
   @HttpCode(200)
   signTypedData(@Param('walletId') walletId: string, @Body() body: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<SignatureView> {
     return this.services.call(PATTERNS.wallet.signTypedData, { walletId, typedData: parseSignTypedDataBody(body) }, principal, request);
@@ -43,6 +46,7 @@ export class WalletsController {
 
   /** SPEC §4.5: a signature by the wallet's key on one chain. */
   @Post(':walletId/sign')
+  @UseGuards(SigningRateGuard)
   @HttpCode(200)
   sign(@Param('walletId') walletId: string, @Body() body: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<SignatureView> {
     const { chain, message } = parseSignBody(body);

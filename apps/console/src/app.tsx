@@ -4,6 +4,7 @@ import { ApiKeysTab } from './game/api-keys-tab';
 import { AuditTab } from './game/audit-tab';
 import { GamePage } from './game/game-page';
 import { OverviewTab } from './game/overview-tab';
+import { SigningPolicyTab } from './game/signing-policy-tab';
 import { PlayersTab } from './game/players-tab';
 import { GamesPage } from './games/games-page';
 import { RequireSession } from './session/require-session';
@@ -33,6 +34,7 @@ export function ConsoleRoutes() {
             <Route path="api-keys" element={<ApiKeysTab />} />
             <Route path="players" element={<PlayersTab />} />
             <Route path="audit" element={<AuditTab />} />
+            <Route path="signing-policy" element={<SigningPolicyTab />} />
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Route>

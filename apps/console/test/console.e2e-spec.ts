@@ -142,6 +142,33 @@ describe('web console (Chromium)', () => {
     ]);
   });
 
+  it("edits a game's signing policy: a refused value shows the platform's message, a saved one is what the API answers", async () => {
+    const game = await createGame(platform, operatorToken, 'Policy game');
+    const { page } = await newPage();
+    await openSignedIn(page, platform, `/games/${game.gameId}/signing-policy`);
+    const clients = page.getByRole('group', { name: 'Profile JWTs (game clients) may sign' });
+    await expect(clients.getByRole('checkbox', { name: 'Messages' }).isChecked()).resolves.toBe(true);
+    await expect(clients.getByRole('checkbox', { name: 'Transactions' }).isChecked()).resolves.toBe(false);
+
+    await page.getByLabel('Most wei per transaction').fill('a lot');
+    await page.getByRole('button', { name: 'Save policy' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('evm.maxValueWei: must be a whole number in decimal digits');
+
+    await page.getByLabel('Most wei per transaction').fill('1000');
+    await clients.getByRole('checkbox', { name: 'Transactions' }).check();
+    await page.getByLabel('Allowed chain ids').fill('1, 8453');
+    await page.getByRole('checkbox', { name: /Allow transferring and splitting coins/ }).uncheck();
+    await page.getByRole('button', { name: 'Save policy' }).click();
+    await page.getByText(/Signing policy saved/).waitFor();
+    const saved = await http<Record<string, unknown>>('GET', `${platform.baseUrl}/v1/console/games/${game.gameId}/signing-policy`, { bearer: operatorToken });
+    expect(saved.body).toEqual({
+      operations: { apiKey: ['message', 'transaction', 'typed-data'], profile: ['message', 'transaction'] },
+      evm: { chainIds: ['1', '8453'], maxValueWei: '1000', contracts: null },
+      sol: { programs: null, maxLamports: null },
+      sui: { packages: null, allowTransfers: false },
+    });
+  });
+
   it('shows what a game stored (uniqueId, userData, image URL) as text, no injected script runs, and the image is fetched without a referrer', async () => {
     const images = await startImageHost();
     const game: GameFixture = await createGame(platform, operatorToken, 'Hostile game');

@@ -97,8 +97,12 @@ describe('web console screens (axe-core, screenshots)', () => {
     await page.keyboard.press('Escape');
 
     await tab('Audit').click();
-    await page.getByText('Message signed').first().waitFor();
+    await page.getByText('Signed', { exact: true }).first().waitFor();
     await check(page, `${label}-09-audit`);
+
+    await tab('Signing policy').click();
+    await page.getByRole('button', { name: 'Save policy' }).waitFor();
+    await check(page, `${label}-09b-signing-policy`);
 
     await page.getByRole('button', { name: /^Game/ }).click();
     await page.getByRole('link', { name: 'All games', exact: true }).waitFor();

@@ -10,6 +10,7 @@ import type {
   GameSummaryView,
   GameView,
   Page,
+  SigningPolicy,
 } from '@game-wallet/contracts/views';
 import { ApiError, apiRequest, queryString } from './client';
 
@@ -21,6 +22,7 @@ export const queryKeys = {
   apiKeys: (gameId: string) => ['api-keys', gameId] as const,
   players: (gameId: string, uniqueId: string, cursor: string | undefined) => ['players', gameId, uniqueId, cursor ?? ''] as const,
   audit: (gameId: string, cursor: string | undefined) => ['audit', gameId, cursor ?? ''] as const,
+  signingPolicy: (gameId: string) => ['signing-policy', gameId] as const,
 };
 
 /** Rows per page of the players and audit tables. */
@@ -185,5 +187,21 @@ export function useSignOut() {
       client.clear();
       client.setQueryData(queryKeys.session, null);
     },
+  });
+}
+
+export function useSigningPolicy(gameId: string) {
+  return useQuery({
+    queryKey: queryKeys.signingPolicy(gameId),
+    queryFn: () => apiRequest<SigningPolicy>('GET', `/games/${encodeURIComponent(gameId)}/signing-policy`),
+  });
+}
+
+/** Replaces the game's signing policy; the cache then holds what the platform answered. */
+export function useSaveSigningPolicy(gameId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (policy: SigningPolicy) => apiRequest<SigningPolicy>('PUT', `/games/${encodeURIComponent(gameId)}/signing-policy`, policy),
+    onSuccess: (saved) => client.setQueryData(queryKeys.signingPolicy(gameId), saved),
   });
 }

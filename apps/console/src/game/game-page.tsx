@@ -8,9 +8,10 @@ const TABS = [
   { to: 'api-keys', label: 'API Keys', end: false },
   { to: 'players', label: 'Players', end: false },
   { to: 'audit', label: 'Audit', end: false },
+  { to: 'signing-policy', label: 'Signing policy', end: false },
 ];
 
-/** A game: its name and id, and the tabs Overview, API Keys, Players and Audit. */
+/** A game: its name and id, and the tabs Overview, API Keys, Players, Audit and Signing policy. */
 export function GamePage() {
   const gameId = useParams().gameId ?? '';
   const game = useGame(gameId);

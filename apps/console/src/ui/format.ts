@@ -33,7 +33,8 @@ const ACTIONS: Record<string, string> = {
   'api_key.activated': 'API key activated',
   'api_key.deactivated': 'API key deactivated',
   'api_key.deleted': 'API key deleted',
-  'wallet.signed': 'Message signed',
+  'wallet.signed': 'Signed',
+  'wallet.signing-denied': 'Signing refused by the policy',
   'operator.signed_in': 'Signed in',
   'operator.signed_out': 'Signed out',
 };

@@ -1,0 +1,55 @@
+import type { SigningOperation, SigningPolicy } from '@game-wallet/contracts/views';
+
+export const OPERATIONS: { value: SigningOperation; label: string }[] = [
+  { value: 'message', label: 'Messages' },
+  { value: 'transaction', label: 'Transactions' },
+  { value: 'typed-data', label: 'Typed data (EIP-712)' },
+];
+
+/** The policy as the form edits it: lists as text (one item a line, or commas), limits as text, empty meaning any. */
+export interface PolicyForm {
+  apiKey: SigningOperation[];
+  profile: SigningOperation[];
+  evmChainIds: string;
+  evmMaxValueWei: string;
+  evmContracts: string;
+  solPrograms: string;
+  solMaxLamports: string;
+  suiPackages: string;
+  suiAllowTransfers: boolean;
+}
+
+const listText = (list: string[] | null): string => (list === null ? '' : list.join('\n'));
+const listOf = (text: string): string[] | null => {
+  const items = text
+    .split(/[\s,]+/)
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  return items.length === 0 ? null : items;
+};
+const limitOf = (text: string): string | null => (text.trim() === '' ? null : text.trim());
+
+export function formOfPolicy(policy: SigningPolicy): PolicyForm {
+  return {
+    apiKey: policy.operations.apiKey,
+    profile: policy.operations.profile,
+    evmChainIds: listText(policy.evm.chainIds),
+    evmMaxValueWei: policy.evm.maxValueWei ?? '',
+    evmContracts: listText(policy.evm.contracts),
+    solPrograms: listText(policy.sol.programs),
+    solMaxLamports: policy.sol.maxLamports ?? '',
+    suiPackages: listText(policy.sui.packages),
+    suiAllowTransfers: policy.sui.allowTransfers,
+  };
+}
+
+/** The policy to save; the platform checks each field and names the one it refuses. */
+export function policyOfForm(form: PolicyForm): SigningPolicy {
+  const ordered = (operations: SigningOperation[]) => OPERATIONS.map((operation) => operation.value).filter((operation) => operations.includes(operation));
+  return {
+    operations: { apiKey: ordered(form.apiKey), profile: ordered(form.profile) },
+    evm: { chainIds: listOf(form.evmChainIds), maxValueWei: limitOf(form.evmMaxValueWei), contracts: listOf(form.evmContracts) },
+    sol: { programs: listOf(form.solPrograms), maxLamports: limitOf(form.solMaxLamports) },
+    sui: { packages: listOf(form.suiPackages), allowTransfers: form.suiAllowTransfers },
+  };
+}

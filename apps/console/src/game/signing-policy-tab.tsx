@@ -1,0 +1,113 @@
+import type { SigningOperation } from '@game-wallet/contracts/views';
+import { type FormEvent, useId, useState } from 'react';
+import { ApiError } from '../api/client';
+import { useSaveSigningPolicy, useSigningPolicy } from '../api/queries';
+import { FormError } from '../ui/form';
+import { QueryView, SectionHeader } from '../ui/query-view';
+import { useToast } from '../ui/toasts';
+import { useCurrentGame } from './game-context';
+import { OPERATIONS, type PolicyForm, formOfPolicy, policyOfForm } from './signing-policy-form';
+
+function TextField({ label, hint, value, onChange, multiline = false }: { label: string; hint: string; value: string; onChange: (value: string) => void; multiline?: boolean }) {
+  const hintId = useId();
+  return (
+    <label className="field">
+      <span>{label}</span>
+      {multiline ? (
+        <textarea rows={3} spellCheck={false} value={value} aria-describedby={hintId} onChange={(event) => onChange(event.target.value)} />
+      ) : (
+        <input spellCheck={false} value={value} aria-describedby={hintId} onChange={(event) => onChange(event.target.value)} />
+      )}
+      <span id={hintId} className="muted small">
+        {hint}
+      </span>
+    </label>
+  );
+}
+
+function Operations({ legend, value, onChange }: { legend: string; value: SigningOperation[]; onChange: (value: SigningOperation[]) => void }) {
+  return (
+    <fieldset className="card">
+      <legend>{legend}</legend>
+      {OPERATIONS.map((operation) => (
+        <label key={operation.value} className="check">
+          <input
+            type="checkbox"
+            checked={value.includes(operation.value)}
+            onChange={(event) => onChange(event.target.checked ? [...value, operation.value] : value.filter((item) => item !== operation.value))}
+          />
+          <span>{operation.label}</span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+function PolicyEditor({ initial }: { initial: PolicyForm }) {
+  const game = useCurrentGame();
+  const save = useSaveSigningPolicy(game.id);
+  const notify = useToast();
+  const [form, setForm] = useState(initial);
+  const [error, setError] = useState<string | null>(null);
+  const set = <K extends keyof PolicyForm>(key: K) => (value: PolicyForm[K]) => setForm((current) => ({ ...current, [key]: value }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    save.mutate(policyOfForm(form), {
+      onSuccess: (saved) => {
+        setForm(formOfPolicy(saved));
+        notify('Signing policy saved: every wallet service applies it within a second');
+      },
+      onError: (failure) => setError(failure instanceof ApiError ? failure.message : 'Not saved: the platform could not be reached'),
+    });
+  };
+
+  return (
+    <form className="stack" onSubmit={submit} noValidate>
+      <Operations legend="API keys (game servers) may sign" value={form.apiKey} onChange={set('apiKey')} />
+      <Operations legend="Profile JWTs (game clients) may sign" value={form.profile} onChange={set('profile')} />
+      <fieldset className="card">
+        <legend>EVM</legend>
+        <TextField label="Allowed chain ids" hint="Decimal, one a line or separated by commas. Empty: any chain." value={form.evmChainIds} onChange={set('evmChainIds')} />
+        <TextField label="Most wei per transaction" hint="Empty: no limit." value={form.evmMaxValueWei} onChange={set('evmMaxValueWei')} />
+        <TextField label="Allowed addresses to call or pay" hint="0x addresses, one a line. Empty: any (set, it also refuses contract creation)." value={form.evmContracts} onChange={set('evmContracts')} multiline />
+      </fieldset>
+      <fieldset className="card">
+        <legend>Solana</legend>
+        <TextField label="Allowed programs" hint="Base58 program ids, one a line; every instruction must use one. Empty: any." value={form.solPrograms} onChange={set('solPrograms')} multiline />
+        <TextField label="Most lamports per transaction" hint="Counted over its System transfers. Empty: no limit." value={form.solMaxLamports} onChange={set('solMaxLamports')} />
+      </fieldset>
+      <fieldset className="card">
+        <legend>Sui</legend>
+        <TextField label="Allowed Move packages" hint="0x package ids a MoveCall may call, one a line. Empty: any." value={form.suiPackages} onChange={set('suiPackages')} multiline />
+        <label className="check">
+          <input type="checkbox" checked={form.suiAllowTransfers} onChange={(event) => set('suiAllowTransfers')(event.target.checked)} />
+          <span>Allow transferring and splitting coins (TransferObjects, SplitCoins)</span>
+        </label>
+      </fieldset>
+      <FormError message={error} />
+      <div>
+        <button type="submit" className="button primary" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : 'Save policy'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** What this game's wallets may sign, and for whom: the game's signing policy. */
+export function SigningPolicyTab() {
+  const game = useCurrentGame();
+  const policy = useSigningPolicy(game.id);
+  return (
+    <div className="stack">
+      <SectionHeader title="Signing policy">
+        What API keys and game clients may have this game's wallets sign. A refused request answers 403 POLICY_DENIED and is recorded in the audit trail.
+      </SectionHeader>
+      <QueryView query={policy} loading="Loading the signing policy…" isEmpty={() => false} empty={null}>
+        {(data) => <PolicyEditor initial={formOfPolicy(data)} />}
+      </QueryView>
+    </div>
+  );
+}

@@ -1,10 +1,12 @@
 import { AppError, EvmTransactionRequest, TypedDataRequest } from '@game-wallet/contracts';
-import { Signature, Transaction, TypedDataEncoder, getBytes } from 'ethers';
+import type { Transaction } from 'ethers';
 
 /**
  * What the wallet signs on EVM chains besides messages, encoded and hashed by ethers (RLP, EIP-155/1559, EIP-712);
- * the key itself never reaches ethers: the digest is signed by @noble/curves with the wallet's key bytes.
+ * the key itself never reaches ethers: the digest is signed by @noble/curves with the wallet's key bytes. ethers is
+ * loaded on the first such request (about 19 MB a replica that never signs one does not carry).
  */
+const ethers = (): Promise<typeof import('ethers')> => import('ethers');
 
 function invalid(field: string, error: unknown): AppError {
   const reason = error instanceof Error ? (error as { shortMessage?: string }).shortMessage ?? error.message : String(error);
@@ -12,7 +14,8 @@ function invalid(field: string, error: unknown): AppError {
 }
 
 /** The unsigned transaction: legacy (type 0, EIP-155) when `gasPrice` is given or type 0 asked, else EIP-1559. */
-export function evmTransactionToSign(request: EvmTransactionRequest): Transaction {
+export async function evmTransactionToSign(request: EvmTransactionRequest): Promise<Transaction> {
+  const { Transaction } = await ethers();
   const type = request.type ?? (request.gasPrice !== undefined ? 0 : 2);
   const fields: [string, unknown][] = [
     ['type', type],
@@ -45,7 +48,11 @@ export function evmTransactionToSign(request: EvmTransactionRequest): Transactio
 }
 
 /** The signed transaction's raw bytes and hash, from the unsigned one and a signature of its `unsignedHash`. */
-export function signedEvmTransaction(transaction: Transaction, signature: { r: Uint8Array; s: Uint8Array; recovery: number }): { raw: string; hash: string } {
+export async function signedEvmTransaction(
+  transaction: Transaction,
+  signature: { r: Uint8Array; s: Uint8Array; recovery: number },
+): Promise<{ raw: string; hash: string }> {
+  const { Signature } = await ethers();
   const signed = transaction.clone();
   signed.signature = Signature.from({ r: hex(signature.r), s: hex(signature.s), v: 27 + signature.recovery });
   return { raw: signed.serialized, hash: signed.hash as string };
@@ -55,7 +62,8 @@ export function signedEvmTransaction(transaction: Transaction, signature: { r: U
  * The EIP-712 digest of typed data: the types reachable from `primaryType` (as `eth_signTypedData_v4` reads them;
  * `EIP712Domain` is derived from the domain), the domain separator and the message's struct hash.
  */
-export function typedDataDigest(request: TypedDataRequest): Uint8Array {
+export async function typedDataDigest(request: TypedDataRequest): Promise<Uint8Array> {
+  const { TypedDataEncoder, getBytes } = await ethers();
   const { EIP712Domain: _domainType, ...types } = request.types;
   if (types[request.primaryType] === undefined) {
     throw new AppError('VALIDATION_FAILED', `typedData.primaryType: ${request.primaryType} is not among typedData.types`);

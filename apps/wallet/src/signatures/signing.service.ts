@@ -14,7 +14,6 @@ import {
 import { newId } from '@game-wallet/database';
 import { ed25519 } from '@noble/curves/ed25519';
 import { base58 } from '@scure/base';
-import { getBytes } from 'ethers';
 import { createHash } from 'node:crypto';
 import { chainKey, seedOfEntropy } from '../keys/derivation';
 import { KeyIntegrityError, openEntropy } from '../keys/envelope';
@@ -75,13 +74,13 @@ export class SigningService {
 
   /** An EVM transaction (EIP-1559 or legacy): the raw signed bytes to broadcast and their hash. */
   private async signEvmTransaction(walletId: string, request: EvmTransactionRequest, caller: GameCaller): Promise<SignedTransactionView> {
-    const transaction = evmTransactionToSign(request);
+    const transaction = await evmTransactionToSign(request);
     const wallet = await this.wallets.getWithSecret(walletId, caller);
-    const unsigned = getBytes(transaction.unsignedSerialized);
+    const unsigned = bytesOfHex(transaction.unsignedSerialized);
     await this.authorize(wallet, caller, 'evm', 'transaction', unsigned, (policy) => checkEvmTransaction(policy, transaction));
-    const digest = getBytes(transaction.unsignedHash);
+    const digest = bytesOfHex(transaction.unsignedHash);
     const signature = this.withChainKey(wallet, 'evm', (key) => signEvmDigest(key, digest));
-    const { raw, hash } = signedEvmTransaction(transaction, signature);
+    const { raw, hash } = await signedEvmTransaction(transaction, signature);
     await this.record(wallet, caller, 'evm', 'transaction', unsigned, 'allowed');
     return { chain: 'evm', address: addressesOf(wallet).evm, signedTransaction: raw, hash };
   }
@@ -117,7 +116,7 @@ export class SigningService {
 
   /** EIP-712 typed data (`eth_signTypedData_v4`): `0x` r ‖ s ‖ v. */
   async signTypedData(walletId: string, typedData: TypedDataRequest, caller: GameCaller): Promise<SignatureView> {
-    const digest = typedDataDigest(typedData);
+    const digest = await typedDataDigest(typedData);
     const wallet = await this.wallets.getWithSecret(walletId, caller);
     await this.authorize(wallet, caller, 'evm', 'typed-data', digest, (policy) => checkTypedData(policy, typedData));
     const signature = this.withChainKey(wallet, 'evm', (key) => evmSignatureHex(signEvmDigest(key, digest)));
@@ -209,3 +208,5 @@ export class SigningService {
     }
   }
 }
+
+const bytesOfHex = (hex: string): Uint8Array => Buffer.from(hex.replace(/^0x/, ''), 'hex');

@@ -47,13 +47,21 @@ export async function startPlatform(name, apps = ['identity', 'wallet', 'core', 
     RATE_LIMIT_API_KEY_RPS: '1000000',
     RATE_LIMIT_API_KEY_BURST: '1000000',
     RATE_LIMIT_JWT_RPS: '1000000',
+    RATE_LIMIT_SIGN_PER_WALLET_RPS: '1000000',
+    // The memory settings the images and manifests run the apps with (see the Dockerfile).
+    NODE_OPTIONS: '--max-old-space-size=160 --max-semi-space-size=4',
     BENCH_REDIS_URL: REDIS_URL,
     BENCH_KEY_PREFIX: prefix,
     TRANSPORT_HMAC_KEYS: `bench=${randomBytes(32).toString('base64')}`,
   };
   const children = [];
+  const appPids = {};
   const healthOf = { identity: ports.identity, wallet: ports.wallet, core: ports.coreService, gateway: ports.base };
-  const start = (app) => children.push(spawn(process.execPath, [...((process.env.BENCH_CPU_PROF ?? '').split(',').includes(app) ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof/' + app] : []), join(root, `dist/apps/${app}/main.js`)], { env, stdio: ['ignore', 'ignore', 'inherit'] }));
+  const start = (app) => {
+    const child = spawn(process.execPath, [...((process.env.BENCH_CPU_PROF ?? '').split(',').includes(app) ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof/' + app] : []), join(root, `dist/apps/${app}/main.js`)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    children.push(child);
+    appPids[app] = child.pid;
+  };
   const services = apps.filter((app) => app !== 'gateway');
   services.forEach(start);
   await Promise.all(services.map((app) => waitFor(`http://127.0.0.1:${healthOf[app]}/v1/health`)));
@@ -69,6 +77,8 @@ export async function startPlatform(name, apps = ['identity', 'wallet', 'core', 
     baseUrl,
     coreUrl,
     prefix,
+    /** The process id of each app. */
+    appPids: () => ({ ...appPids }),
     /** Starts a bench helper server (`serve()` protocol of bench/transport/common.cjs); resolves with its port. */
     fork(script) {
       return new Promise((resolveStart, reject) => {

@@ -17,6 +17,7 @@ import { ROUNDS, ROUNDS_METHOD, cpuLines, json, machine, measure, median, paired
 const require = createRequire(import.meta.url);
 const { addressesOf } = require(join(root, 'dist/out-tsc/apps/wallet/src/keys/derivation'));
 const { KeyGenerator } = require(join(root, 'dist/out-tsc/apps/wallet/src/keys/key-generator'));
+const { cpuBudget } = require(join(root, 'dist/out-tsc/apps/wallet/src/keys/cpu-budget'));
 
 async function generationRates() {
   for (let i = 0; i < 50; i += 1) addressesOf(randomBytes(32));
@@ -26,7 +27,7 @@ async function generationRates() {
     addressesOf(randomBytes(32));
     single += 1;
   }
-  const generator = new KeyGenerator();
+  const generator = new KeyGenerator({ keygenThreads: cpuBudget() });
   await Promise.all(Array.from({ length: 100 }, () => generator.generate()));
   let pooled = 0;
   const poolStarted = Date.now();

@@ -1,0 +1,199 @@
+#!/usr/bin/env node
+// Every benchmark in one run: `npm run bench` (builds first), or `npm run bench -- --only player-create,auth`, and
+// `--rounds N` for fewer or more flipped pairs (default 9). Writes bench/results/latest.{json,md,svg}; bench/README.md
+// explains the method and how to read the tables.
+//
+// Each HTTP scenario runs in back-to-back pairs against bare NestJS + Fastify (GET /hello) on the same machine, the
+// order flipping every pair; the median pair's ratio counts. Player create is paired the same way with key generation
+// alone through the wallet's worker pool. Each scenario also reports the CPU time per request of every process and
+// the peak RSS of each app.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ROUNDS, ROUND_SECONDS, ROUND_WARMUP_SECONDS, json, machine, measure, median, pairedRounds, root, startPlatform } from './lib/platform.mjs';
+import { cpuSnapshot } from './lib/cpu-share.mjs';
+
+const require = createRequire(import.meta.url);
+const { values: args } = parseArgs({ options: { only: { type: 'string' }, rounds: { type: 'string' } } });
+const ROUND_COUNT = Number(args.rounds ?? ROUNDS);
+const SCENARIOS = ['wallet-read-key', 'wallet-read-jwt', 'auth', 'sign-evm', 'sign-sol', 'sign-sui', 'player-create', 'transport'];
+const only = args.only ? args.only.split(',') : SCENARIOS;
+for (const name of only) {
+  if (!SCENARIOS.includes(name)) throw new Error(`unknown scenario ${name}; known: ${SCENARIOS.join(', ')}`);
+}
+
+/** Peak RSS (VmHWM) of a process so far, in MB. */
+function peakRssMb(pid) {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Math.round(Number(match[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Key generation alone, through the wallet's own worker pool (the threads the wallet would start here). */
+async function keyGenerationRate(generator, seconds) {
+  const cpu = cpuSnapshot();
+  let made = 0;
+  const started = Date.now();
+  while (Date.now() - started < seconds * 1000) {
+    await Promise.all(Array.from({ length: 64 }, () => generator.generate()));
+    made += 64;
+  }
+  return { name: 'key generation alone (worker pool)', rps: Math.round(made / ((Date.now() - started) / 1000)), p50: 0, p99: 0, errors: 0, non2xx: 0, cpuMicrosPerRequest: cpu.perRequest(made) };
+}
+
+const results = { machine: machine(), rounds: ROUND_COUNT, roundSeconds: ROUND_SECONDS, warmupSeconds: ROUND_WARMUP_SECONDS, scenarios: {} };
+const platform = await startPlatform('all');
+const cancelTimeLimit = platform.timeLimit(60 * 60_000);
+try {
+  const game = await platform.game();
+  const apiKey = { 'x-api-key': game.key };
+  const player = await json('POST', `${platform.coreUrl}/v1/player/create`, { uniqueId: 'bench-reader' }, apiKey);
+  const token = await json('POST', `${platform.baseUrl}/v1/profile/${player.profileId}/authenticate`, { duration: 86400 }, apiKey);
+  const wallet = await json('GET', `${platform.baseUrl}/v1/wallet/${player.walletId}`, undefined, apiKey);
+  const helloPort = await platform.fork('bench/transport/hello.cjs');
+  const hello = { name: 'bare NestJS + Fastify (GET /hello)', options: { url: `http://127.0.0.1:${helloPort}/hello` } };
+  const post = (url, body, headers = apiKey) => ({ url, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const signBody = (chain, message) => post(`${platform.baseUrl}/v1/wallet/${player.walletId}/sign`, { chain, message });
+
+  const paired = {
+    'wallet-read-key': { name: 'GET /v1/wallet/{id}, API key', options: { url: `${platform.baseUrl}/v1/wallet/${player.walletId}`, headers: apiKey } },
+    'wallet-read-jwt': { name: 'GET /v1/wallet/{id}, profile JWT', options: { url: `${platform.baseUrl}/v1/wallet/${player.walletId}`, headers: { authorization: `Bearer ${token.jwt}` } } },
+    auth: { name: 'POST /v1/profile/{id}/authenticate, API key', options: post(`${platform.baseUrl}/v1/profile/${player.profileId}/authenticate`, {}) },
+    'sign-evm': { name: 'POST /v1/wallet/{id}/sign, evm', options: signBody('evm', 'bench message') },
+    'sign-sol': { name: 'POST /v1/wallet/{id}/sign, sol', options: signBody('sol', 'bench message') },
+    'sign-sui': { name: 'POST /v1/wallet/{id}/sign, sui', options: signBody('sui', 'bench message') },
+  };
+  for (const name of only.filter((scenario) => scenario in paired)) {
+    console.log(`--- ${name}`);
+    const rounds = await pairedRounds(hello, paired[name], { rounds: ROUND_COUNT });
+    results.scenarios[name] = {
+      name: paired[name].name,
+      ratio: rounds.median.ratio,
+      median: rounds.median,
+      p99: median(rounds.pairs.map((pair) => pair.b.p99)),
+      baselineP99: median(rounds.pairs.map((pair) => pair.a.p99)),
+      pairs: rounds.pairs.map((pair) => ({ hello: pair.a.rps, scenario: pair.b.rps, ratio: pair.ratio, p99: pair.b.p99 })),
+      errors: rounds.pairs.reduce((sum, pair) => sum + pair.b.errors + pair.b.non2xx, 0),
+    };
+  }
+
+  if (only.includes('player-create')) {
+    console.log('--- player-create');
+    const { KeyGenerator } = require(join(root, 'dist/out-tsc/apps/wallet/src/keys/key-generator'));
+    const { cpuBudget } = require(join(root, 'dist/out-tsc/apps/wallet/src/keys/cpu-budget'));
+    const generator = new KeyGenerator({ keygenThreads: cpuBudget() });
+    await Promise.all(Array.from({ length: 64 }, () => generator.generate()));
+    let next = 0;
+    const create = {
+      name: 'POST /v1/player/create, a new player each time',
+      options: {
+        url: `${platform.coreUrl}/v1/player/create`,
+        requests: [{ method: 'POST', headers: { ...apiKey, 'content-type': 'application/json' }, setupRequest: (request) => ({ ...request, body: JSON.stringify({ uniqueId: `bench-${randomBytes(6).toString('hex')}-${(next += 1)}` }) }) }],
+      },
+    };
+    const pairs = [];
+    for (let round = 1; round <= ROUND_COUNT; round += 1) {
+      const measureCreate = () => measure(`${create.name}, round ${round}`, create.options, ROUND_SECONDS, ROUND_WARMUP_SECONDS);
+      const measureKeys = () => keyGenerationRate(generator, ROUND_SECONDS);
+      const [keys, created] = round % 2 === 1 ? [await measureKeys(), await measureCreate()] : (([c, k]) => [k, c])([await measureCreate(), await measureKeys()]);
+      console.log(`key generation alone, round ${round}: ${keys.rps}/s`);
+      pairs.push({ a: keys, b: created, ratio: created.rps / keys.rps });
+    }
+    await generator.onModuleDestroy();
+    const middle = median(pairs, (pair) => pair.ratio);
+    results.scenarios['player-create'] = {
+      name: create.name,
+      ratioTo: 'key generation alone',
+      ratio: middle.ratio,
+      median: middle,
+      p99: median(pairs.map((pair) => pair.b.p99)),
+      pairs: pairs.map((pair) => ({ keyGeneration: pair.a.rps, scenario: pair.b.rps, ratio: pair.ratio, p99: pair.b.p99 })),
+      errors: pairs.reduce((sum, pair) => sum + pair.b.errors + pair.b.non2xx, 0),
+    };
+  }
+  results.peakRssMb = Object.fromEntries(Object.entries(platform.appPids()).map(([app, pid]) => [app, peakRssMb(pid)]));
+  cancelTimeLimit();
+} finally {
+  await platform.stop();
+}
+
+if (only.includes('transport')) {
+  // Our transport against NestJS's built-in Redis transport, with its own servers (bench/transport/run.mjs).
+  console.log('--- transport');
+  execFileSync(process.execPath, [join(root, 'bench/transport/run.mjs')], { stdio: 'inherit', env: { ...process.env, BENCH_ROUNDS: String(ROUND_COUNT) } });
+  const transport = JSON.parse(readFileSync(join(root, 'bench/results/transport.json'), 'utf8'));
+  // One pass of each side (not yet flipped pairs): its own file has the details.
+  results.scenarios.transport = { name: 'our transport ÷ NestJS built-in Redis transport', comparison: transport.comparison };
+}
+
+await mkdir(join(root, 'bench', 'results'), { recursive: true });
+await writeFile(join(root, 'bench', 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+const markdown = report(results);
+await writeFile(join(root, 'bench', 'results', 'latest.md'), markdown);
+await writeFile(join(root, 'bench', 'results', 'latest.svg'), chart(results));
+console.log(markdown);
+
+function report({ machine: host, rounds, scenarios, peakRssMb }) {
+  const rows = Object.entries(scenarios).filter(([, scenario]) => scenario.median);
+  const cpuLabels = [...new Set(rows.flatMap(([, scenario]) => Object.keys(scenario.median.b.cpuMicrosPerRequest)))];
+  return [
+    '# Benchmarks (`npm run bench`)',
+    '',
+    `${host} · 64 connections · ${rounds} flipped pairs of ${ROUND_SECONDS} s runs (each after ${ROUND_WARMUP_SECONDS} s of warm-up); the median pair counts`,
+    '',
+    '| scenario | req/s | ratio | to | p99 ms (median) | errors |',
+    '|---|---:|---:|---|---:|---:|',
+    ...rows.map(([, s]) => `| ${s.name} | ${s.median.b.rps.toLocaleString('en-US')} | ${s.ratio.toFixed(2)} × | ${s.ratioTo ?? 'bare hello'} (${s.median.a.rps.toLocaleString('en-US')}/s) | ${s.p99} | ${s.errors} |`),
+    ...(scenarios.transport
+      ? ['', ...scenarios.transport.comparison.map((row) => `Transport at c=${row.connections}: ours ${row.throughput.ours} req/s, built-in ${row.throughput.builtin} req/s, ${row.throughput.ratio} × (one pass each; bench/results/transport.md)`)]
+      : []),
+    '',
+    'CPU time per request, µs, by process, in the median pair (all processes share the cores):',
+    '',
+    `| scenario | ${cpuLabels.join(' | ')} |`,
+    `|---|${cpuLabels.map(() => '---:').join('|')}|`,
+    ...rows.map(([, s]) => `| ${s.name} | ${cpuLabels.map((label) => s.median.b.cpuMicrosPerRequest[label] ?? '').join(' | ')} |`),
+    ...rows.map(([, s]) => `| ↳ its ${s.ratioTo ?? 'bare hello'} | ${cpuLabels.map((label) => s.median.a.cpuMicrosPerRequest[label] ?? '').join(' | ')} |`).slice(0, 1),
+    '',
+    `Peak RSS of each app over the whole run (MB): ${Object.entries(peakRssMb ?? {}).map(([app, mb]) => `${app} ${mb}`).join(', ')}`,
+    '',
+  ].join('\n');
+}
+
+function chart({ scenarios, machine: host }) {
+  const rows = Object.values(scenarios).filter((scenario) => scenario.median);
+  const width = 860;
+  const barHeight = 26;
+  const left = 330;
+  const top = 50;
+  const height = top + rows.length * (barHeight + 12) + 40;
+  const max = Math.max(1, ...rows.map((row) => row.ratio));
+  const scale = (width - left - 140) / max;
+  const escape = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const bars = rows.map((row, index) => {
+    const y = top + index * (barHeight + 12);
+    return [
+      `<text x="${left - 10}" y="${y + 17}" text-anchor="end" font-size="12">${escape(row.name)}</text>`,
+      `<rect x="${left}" y="${y}" width="${Math.max(1, row.ratio * scale)}" height="${barHeight}" fill="#4f46e5"/>`,
+      `<text x="${left + row.ratio * scale + 6}" y="${y + 17}" font-size="12">${row.ratio.toFixed(2)} × ${escape(row.ratioTo ?? 'hello')} · p99 ${row.p99} ms</text>`,
+    ].join('');
+  });
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">`,
+    `<rect width="100%" height="100%" fill="white"/>`,
+    `<text x="20" y="24" font-size="15" font-weight="bold">Throughput as a ratio (median of flipped pairs), and p99 at 64 connections</text>`,
+    `<text x="20" y="40" font-size="11" fill="#555">${escape(host)}</text>`,
+    `<line x1="${left + scale}" y1="${top - 6}" x2="${left + scale}" y2="${height - 30}" stroke="#999" stroke-dasharray="4 3"/>`,
+    `<text x="${left + scale}" y="${height - 16}" font-size="11" text-anchor="middle" fill="#555">1 ×</text>`,
+    ...bars,
+    '</svg>',
+    '',
+  ].join('\n');
+}

@@ -55,11 +55,14 @@ export function parsePageQuery(query: unknown): { cursor?: string; limit: number
   return { cursor: page.cursor || undefined, limit: page.limit ?? PAGE_LIMIT.default };
 }
 
+/** C0 controls, DEL and C1 controls: refused in names and ids people read. */
+// eslint-disable-next-line no-control-regex
+export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+
 /** A short trimmed name (games, keys): 1–100 characters, no control characters. */
 export const nameField = z
   .string()
   .trim()
   .min(1, 'must not be empty')
   .max(100, 'must be at most 100 characters')
-  // eslint-disable-next-line no-control-regex
-  .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), 'must not contain control characters');
+  .refine((value) => !CONTROL_CHARACTERS.test(value), 'must not contain control characters');

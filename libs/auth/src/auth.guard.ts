@@ -2,7 +2,8 @@ import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import { AppError, Principal } from '@game-wallet/contracts';
 import type { FastifyReply } from 'fastify';
-import { AUTH_REQUIREMENT, AuthRequirement, AuthenticatedRequest, PUBLIC_ROUTE } from './authenticated.decorator';
+import { AUTH_REQUIREMENT, PUBLIC_ROUTE } from '@game-wallet/http';
+import { AuthRequirement, AuthenticatedRequest } from './authenticated.decorator';
 import { presentedCredentials } from './credentials';
 import { GatewayAuth } from './gateway-auth';
 import { RateDecision } from './rate-limiter';

@@ -1,5 +1,6 @@
 import { ExecutionContext, SetMetadata, createParamDecorator } from '@nestjs/common';
 import { Principal } from '@game-wallet/contracts';
+import { AUTH_REQUIREMENT } from '@game-wallet/http';
 import type { FastifyRequest } from 'fastify';
 
 /** Which credentials a route accepts. */
@@ -12,15 +13,9 @@ export interface AuthRequirement {
   console?: boolean;
 }
 
-export const AUTH_REQUIREMENT = 'game-wallet:auth-requirement';
-export const PUBLIC_ROUTE = 'public';
-
 /** The credentials a route accepts; the global guard authenticates, rate-limits and sets the principal. */
 export const Authenticated = (requirement: AuthRequirement): MethodDecorator & ClassDecorator =>
   SetMetadata(AUTH_REQUIREMENT, requirement);
-
-/** A route that takes no credential (health, JWKS, console sign-in). Routes with neither decorator are refused. */
-export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(AUTH_REQUIREMENT, PUBLIC_ROUTE);
 
 export type AuthenticatedRequest = FastifyRequest & { principal?: Principal };
 

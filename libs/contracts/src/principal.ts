@@ -33,10 +33,6 @@ export function actorOf(principal: Principal): string {
 }
 
 /** The game a principal acts for; operators and the system act for none. */
-export function applicationOf(principal: Principal): string | undefined {
-  return principal.kind === 'apiKey' || principal.kind === 'profile' ? principal.applicationId : undefined;
-}
-
 export type OperatorPrincipal = Extract<Principal, { kind: 'operator' }>;
 export type ApiKeyPrincipal = Extract<Principal, { kind: 'apiKey' }>;
 export type GamePrincipal = Extract<Principal, { kind: 'apiKey' | 'profile' }>;

@@ -37,9 +37,3 @@ export function loadOrCreateDevSecret(dataDir: string, name: string): { key: Buf
     unlinkSync(draft);
   }
 }
-
-/** A base64 string holding exactly 32 bytes. */
-export function decodeKey32(value: string): Buffer | undefined {
-  const key = Buffer.from(value, 'base64');
-  return key.length === 32 && key.toString('base64').replace(/=+$/, '') === value.trim().replace(/=+$/, '') ? key : undefined;
-}

@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
-import { Public } from '@game-wallet/auth';
+import { Public } from '@game-wallet/http';
 import type { FastifyReply } from 'fastify';
 import { HealthCheckResult } from '@nestjs/terminus';
 import { HEALTH_PROBES, HealthProbe } from './health-probes';

@@ -6,3 +6,4 @@ export * from './run-main';
 export * from './runtime.module';
 export * from './start-service';
 export * from './json-body';
+export * from './public-route';

@@ -6,8 +6,6 @@ import type { Logger } from 'pino';
 
 /** The app's general-purpose Redis connection (fail-fast; the transport keeps its own). */
 export const APP_REDIS = Symbol('APP_REDIS');
-/** The app's root pino logger. */
-export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
 
 export interface AppRuntime {
   redis: Redis;
@@ -35,10 +33,9 @@ export class RuntimeModule {
       providers: [
         { provide: APP_REDIS, useValue: runtime.redis },
         { provide: AppMetrics, useValue: runtime.metrics },
-        { provide: ROOT_LOGGER, useValue: runtime.logger },
         ...(options.closeRedis === false ? [] : [RedisCloser]),
       ],
-      exports: [APP_REDIS, AppMetrics, ROOT_LOGGER],
+      exports: [APP_REDIS, AppMetrics],
     };
   }
 }

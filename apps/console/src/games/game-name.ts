@@ -11,7 +11,7 @@ export function nameProblem(value: string, required: boolean): string | null {
     return `Use at most ${NAME_MAX} characters (this one has ${[...name].length}).`;
   }
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(name)) {
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) {
     return 'Remove the control characters.';
   }
   return null;

@@ -1,5 +1,6 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
-import { Public } from '@game-wallet/auth';
+import { Public } from '@game-wallet/http';
+
 import { AppError } from '@game-wallet/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CONSOLE_ROOT } from './console-app';

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { Authenticated, CONSOLE_COOKIE, CurrentPrincipal, Public } from '@game-wallet/auth';
+import { Authenticated, CONSOLE_COOKIE, CurrentPrincipal } from '@game-wallet/auth';
+import { Public } from '@game-wallet/http';
 import { ConsoleSessionInfo, ConsoleSessionView, PATTERNS, Principal, consolePasswordDigest, normalizeEmail } from '@game-wallet/contracts';
 import { sealTo } from '@game-wallet/crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';

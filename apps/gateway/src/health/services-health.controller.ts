@@ -1,5 +1,6 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
-import { Public } from '@game-wallet/auth';
+import { Public } from '@game-wallet/http';
+
 import { PATTERNS, SERVICE_NAMES } from '@game-wallet/contracts';
 import { HealthProbe, HealthReportService, PROBE_TIMEOUT_MS } from '@game-wallet/health';
 import { HealthCheckResult } from '@nestjs/terminus';

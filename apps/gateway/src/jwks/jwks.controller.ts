@@ -1,5 +1,6 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { GatewayAuth, Public } from '@game-wallet/auth';
+import { GatewayAuth } from '@game-wallet/auth';
+import { Public } from '@game-wallet/http';
 import { AppError, Jwks } from '@game-wallet/contracts';
 
 /** The public keys of profile JWTs (RFC 7517): the current and the previous signing key. */

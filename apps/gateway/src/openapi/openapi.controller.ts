@@ -1,5 +1,6 @@
 import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
-import { Public } from '@game-wallet/auth';
+import { Public } from '@game-wallet/http';
+
 import type { FastifyReply } from 'fastify';
 import { CONSOLE_SECURITY_HEADERS } from '../console-app/console-app';
 import { DOCS_INIT_SCRIPT, DOCS_PAGE } from './api-docs';

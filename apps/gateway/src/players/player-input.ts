@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { parseBody } from '../validation';
+import { CONTROL_CHARACTERS, parseBody } from '../validation';
 
 const MAX_USER_DATA_BYTES = 16 * 1024;
 /** userData itself is level 1; each object or array inside it one more. */
 export const MAX_USER_DATA_DEPTH = 32;
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 const httpUrl = z
   .string()
@@ -42,7 +40,7 @@ export const createPlayerBody = z
     uniqueId: z
       .string({ error: 'is required and must be a string' })
       .refine((value) => [...value].length >= 1 && [...value].length <= 128, 'must be 1 to 128 characters')
-      .refine((value) => !CONTROL.test(value), 'must not contain control characters'),
+      .refine((value) => !CONTROL_CHARACTERS.test(value), 'must not contain control characters'),
     image: httpUrl.nullable().optional(),
     userData: z
       .record(z.string(), z.unknown(), { error: 'must be a JSON object' })

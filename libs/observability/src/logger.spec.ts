@@ -1,9 +1,8 @@
-import pino from 'pino';
 import { Writable } from 'node:stream';
-import { REDACTED_PATHS } from './logger';
+import { createRootLogger } from './logger';
 
 describe('log redaction', () => {
-  it('censors keys, tokens, passwords and key material wherever they are logged', () => {
+  it('censors keys, tokens, passwords and key material wherever the apps log them (the real logger factory)', () => {
     const lines: string[] = [];
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
@@ -11,7 +10,7 @@ describe('log redaction', () => {
         done();
       },
     });
-    const logger = pino({ redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, sink);
+    const logger = createRootLogger({ service: 'test', level: 'info', destination: sink });
     logger.info({
       password: 'hunter2',
       req: { headers: { 'x-api-key': 'gk_live_secret', authorization: 'Bearer eyJhbGciOi' } },

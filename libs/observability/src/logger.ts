@@ -40,6 +40,8 @@ export const REDACTED_PATHS = [
 export interface LoggerOptions {
   service: string;
   level: LevelWithSilent;
+  /** Where lines go: standard output unless given (tests read them). */
+  destination?: pino.DestinationStream;
 }
 
 /** The process's root logger: JSON lines, the service name and the current request id on each. */
@@ -57,7 +59,7 @@ export function createRootLogger(options: LoggerOptions): Logger {
         return requestId === undefined ? {} : { requestId };
       },
     },
-    pino.destination({ sync: false }),
+    options.destination ?? pino.destination({ sync: false }),
   );
 }
 

@@ -91,6 +91,49 @@ async function measure(auth) {
   return results;
 }
 
+/**
+ * The floor under the c=1 figure: the four keyring operations of one round trip (the gateway signs the request and
+ * checks the reply, the service checks the request and signs the reply), hot in a loop and once per wake-up after a
+ * 2 ms idle wait, as at one connection, where every request wakes both processes. JSON.parse of the same request
+ * text after the same wait is the yardstick for what waking up costs any code.
+ */
+async function keyringFloor() {
+  const { TransportKeyring } = require(join(root, 'dist', 'out-tsc', 'libs', 'transport', 'src'));
+  const keyring = new TransportKeyring(new Map([['bench', Buffer.from(TRANSPORT_KEY, 'base64')]]), 'bench');
+  const request = JSON.stringify([{ i: '1', p: 'core.ping', r: 'bench:replies:gateway-1', t: Date.now() + 5000, q: 'req-1', d: { payload: {}, principal: null } }]);
+  const reply = JSON.stringify([{ i: '1', d: { pong: true } }]);
+  const roundTrip = () => {
+    keyring.verify('request s', request, keyring.sign('request s', request));
+    keyring.verify('reply c', reply, keyring.sign('reply c', reply));
+  };
+  const parse = () => JSON.parse(request);
+  const hot = (work) => {
+    for (let i = 0; i < 20_000; i += 1) work();
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < 100_000; i += 1) work();
+    return Number(process.hrtime.bigint() - start) / 1e3 / 100_000;
+  };
+  const afterIdle = async (work) => {
+    let total = 0n;
+    for (let i = 0; i < 400; i += 1) {
+      await sleep(2);
+      const start = process.hrtime.bigint();
+      work();
+      total += process.hrtime.bigint() - start;
+    }
+    return Number(total) / 1e3 / 400;
+  };
+  const round = (value) => Number(value.toFixed(1));
+  return {
+    roundTripHotUs: round(hot(roundTrip)),
+    roundTripAfterIdleUs: round(await afterIdle(roundTrip)),
+    jsonParseAfterIdleUs: round(await afterIdle(parse)),
+  };
+}
+
+const floor = await keyringFloor();
+process.stdout.write(`keyring, one round trip (4 HMACs): ${floor.roundTripHotUs} µs hot, ${floor.roundTripAfterIdleUs} µs after a 2 ms idle wait (JSON.parse of the request after the same wait: ${floor.jsonParseAfterIdleUs} µs)\n`);
+
 const pairs = [];
 for (let pair = 0; pair < PAIRS; pair += 1) {
   const order = pair % 2 === 0 ? ['none', 'hmac'] : ['hmac', 'none'];
@@ -112,5 +155,5 @@ const summary = Object.fromEntries(
   }),
 );
 process.stdout.write(`hmac ÷ none, mean of ${PAIRS} pairs: ${JSON.stringify(summary)}\n`);
-await writeFile(join(root, 'bench', 'results', 'transport-hmac.json'), `${JSON.stringify({ measuredAt: new Date().toISOString(), pairs, summary }, null, 2)}\n`);
+await writeFile(join(root, 'bench', 'results', 'transport-hmac.json'), `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, floor, pairs, summary }, null, 2)}\n`);
 process.exit(0);

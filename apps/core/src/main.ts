@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { TransportKeyring } from '@game-wallet/transport';
-import { ensureDatabase } from '@game-wallet/database';
+import { DatabaseOutage, ensureDatabase } from '@game-wallet/database';
 import { runMain, startService } from '@game-wallet/http';
 import { loadCoreConfig } from './config';
 import { CoreModule } from './core.module';
@@ -17,6 +17,8 @@ runMain('core', async () => {
     keyPrefix: config.keyPrefix,
     port: config.port,
     transportKeyring: TransportKeyring.fromConfig(config.transportKeys, config.dataDir),
+    // A database outage answers 503 SERVICE_UNAVAILABLE with Retry-After, not 500.
+    translateError: new DatabaseOutage().translate,
     module: (runtime) => CoreModule.forRoot(config, runtime),
   });
 });

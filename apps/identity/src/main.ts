@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { TransportKeyring } from '@game-wallet/transport';
-import { ensureDatabase } from '@game-wallet/database';
+import { DatabaseOutage, ensureDatabase } from '@game-wallet/database';
 import { runMain, startService } from '@game-wallet/http';
 import { loadIdentityConfig } from './config';
 import { IdentityModule } from './identity.module';
@@ -17,6 +17,8 @@ runMain('identity', async () => {
     keyPrefix: config.keyPrefix,
     port: config.port,
     transportKeyring: TransportKeyring.fromConfig(config.transportKeys, config.dataDir),
+    // A database outage answers 503 SERVICE_UNAVAILABLE with Retry-After, not 500.
+    translateError: new DatabaseOutage().translate,
     module: (runtime) => IdentityModule.forRoot(config, runtime),
   });
 });

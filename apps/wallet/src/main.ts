@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { TransportKeyring } from '@game-wallet/transport';
-import { ensureDatabase } from '@game-wallet/database';
+import { DatabaseOutage, ensureDatabase } from '@game-wallet/database';
 import { runMain, startService } from '@game-wallet/http';
 import { loadWalletConfig } from './config';
 import { WalletModule } from './wallet.module';
@@ -17,6 +17,8 @@ runMain('wallet', async () => {
     keyPrefix: config.keyPrefix,
     port: config.port,
     transportKeyring: TransportKeyring.fromConfig(config.transportKeys, config.dataDir),
+    // A database outage answers 503 SERVICE_UNAVAILABLE with Retry-After, not 500.
+    translateError: new DatabaseOutage().translate,
     module: (runtime) => WalletModule.forRoot(config, runtime),
   });
 });

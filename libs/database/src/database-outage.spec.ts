@@ -1,5 +1,6 @@
 import { QueryFailedError } from 'typeorm';
-import { isDatabaseUnavailable } from './database-outage';
+import { AppError } from '@game-wallet/contracts';
+import { DatabaseOutage, isDatabaseUnavailable } from './database-outage';
 
 const pgError = (code: string, message = 'error'): Error => Object.assign(new Error(message), { code });
 
@@ -29,5 +30,19 @@ describe('isDatabaseUnavailable', () => {
     ['not an error', 'ECONNREFUSED'],
   ])('is false for %s', (_, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
+
+describe('DatabaseOutage.translate', () => {
+  it('answers a database outage with 503 SERVICE_UNAVAILABLE and Retry-After 1, without the driver text', () => {
+    const translated = new DatabaseOutage().translate(pgError('57P01', 'terminating connection for user postgres at db-host'));
+    expect(translated?.toPayload()).toEqual(expect.objectContaining({ code: 'SERVICE_UNAVAILABLE', status: 503, retryAfter: 1 }));
+    expect(JSON.stringify(translated?.toPayload())).not.toContain('db-host');
+  });
+
+  it('leaves other failures, and errors already in the API shape, to the transport', () => {
+    const outage = new DatabaseOutage();
+    expect(outage.translate(pgError('23505'))).toBeUndefined();
+    expect(outage.translate(new AppError('WALLET_NOT_FOUND', 'No wallet'))).toBeUndefined();
   });
 });

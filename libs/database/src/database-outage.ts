@@ -1,6 +1,5 @@
-import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { AppError } from '@game-wallet/contracts';
-import { Observable, catchError, throwError } from 'rxjs';
 
 /**
  * SQLSTATEs that mean "the database cannot serve now, try again", not "this request is wrong": connection exceptions
@@ -43,26 +42,23 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
 export const DATABASE_RETRY_AFTER_SECONDS = 1;
 
 /**
- * Every handler of a service with a database: a database that is down, restarting, read-only or too slow answers
- * 503 `SERVICE_UNAVAILABLE` with `Retry-After`, which callers retry, instead of a 500, which they alert on. Logged as
- * a warning at most every 5 s, without the driver's text (it may name hosts and users).
+ * What a failed handler of a service with a database answers when the database is down, restarting, read-only or too
+ * slow: 503 `SERVICE_UNAVAILABLE` with `Retry-After`, which callers retry, instead of a 500, which they alert on.
+ * Logged as a warning at most every 5 s, without the driver's text (it may name hosts and users). The apps'
+ * exception filter calls it for each failure (`translateError`), so a request that succeeds pays nothing for it.
  */
-@Injectable()
-export class DatabaseOutageInterceptor implements NestInterceptor {
+export class DatabaseOutage {
   private readonly logger = new Logger('Database');
   private lastWarning = 0;
 
-  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    return next.handle().pipe(
-      catchError((error: unknown) => {
-        if (!(error instanceof AppError) && isDatabaseUnavailable(error)) {
-          this.warn(error);
-          return throwError(() => new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable; try again shortly', DATABASE_RETRY_AFTER_SECONDS));
-        }
-        return throwError(() => error);
-      }),
-    );
-  }
+  /** The 503 for a database outage, or undefined when `error` is anything else. */
+  readonly translate = (error: unknown): AppError | undefined => {
+    if (error instanceof AppError || !isDatabaseUnavailable(error)) {
+      return undefined;
+    }
+    this.warn(error);
+    return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable; try again shortly', DATABASE_RETRY_AFTER_SECONDS);
+  };
 
   private warn(error: unknown): void {
     const now = Date.now();

@@ -1,9 +1,7 @@
 import { DynamicModule, Injectable, Logger, Module, OnModuleInit } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppMetrics } from '@game-wallet/observability';
 import { DataSource, DataSourceOptions } from 'typeorm';
-import { DatabaseOutageInterceptor } from './database-outage';
 import { migrateSchema, waitForMigrations } from './migrations-runner';
 import { poolOf } from './pool';
 
@@ -64,8 +62,7 @@ export class ServiceDatabaseModule {
           },
         }),
       ],
-      // A database outage answers 503 from every handler of the service (see DatabaseOutageInterceptor).
-      providers: [PoolMetrics, { provide: APP_INTERCEPTOR, useClass: DatabaseOutageInterceptor }],
+      providers: [PoolMetrics],
       exports: [TypeOrmModule],
     };
   }

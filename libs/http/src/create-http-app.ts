@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppMetrics, PinoNestLogger } from '@game-wallet/observability';
 import type { Logger } from 'pino';
-import { HttpErrorFilter } from './http-error.filter';
+import { ErrorTranslator, HttpErrorFilter } from './http-error.filter';
 import { TrustedProxies, fastifyOptions, installHttpObservability } from './http-observability';
 import { installJsonBodyPolicy } from './json-body';
 
@@ -14,7 +14,7 @@ export async function createHttpApp(
   module: unknown,
   logger: Logger,
   metrics: AppMetrics,
-  options: { trustProxy?: TrustedProxies } = {},
+  options: { trustProxy?: TrustedProxies; translateError?: ErrorTranslator } = {},
 ): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter(fastifyOptions(options));
   const fastify = adapter.getInstance();
@@ -25,6 +25,6 @@ export async function createHttpApp(
     bodyParser: false,
     abortOnError: false,
   });
-  app.useGlobalFilters(new HttpErrorFilter());
+  app.useGlobalFilters(new HttpErrorFilter(options.translateError));
   return app;
 }

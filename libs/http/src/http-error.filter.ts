@@ -80,15 +80,24 @@ function messageOf(exception: HttpException): string {
   return typeof message === 'string' ? message : exception.message;
 }
 
+/** Turns a failure the app knows into the error its caller gets (a database outage into a 503, say). */
+export type ErrorTranslator = (error: unknown) => AppError | undefined;
+
 /**
  * The one exception filter of every app. Over HTTP every error leaves as `{message, code}`; in a transport handler
- * (the service side of a hybrid app) it leaves as `{code, message, status}` data for the caller.
+ * (the service side of a hybrid app) it leaves as `{code, message, status}` data for the caller. `translateError`
+ * sees each failure first; what it leaves alone is mapped as {@link toHttpError} and `toErrorPayload` say. Being a
+ * filter, it runs on failures only: a request that succeeds pays nothing for it (an interceptor would run on every
+ * message).
  */
 @Catch()
 export class HttpErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger(HttpErrorFilter.name);
 
-  catch(exception: unknown, host: ArgumentsHost): Observable<ErrorPayload> | undefined {
+  constructor(private readonly translateError?: ErrorTranslator) {}
+
+  catch(thrown: unknown, host: ArgumentsHost): Observable<ErrorPayload> | undefined {
+    const exception = this.translateError?.(thrown) ?? thrown;
     if (host.getType() === 'rpc') {
       return throwError(() => toErrorPayload(exception, this.logger));
     }

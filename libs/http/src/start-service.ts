@@ -4,6 +4,7 @@ import { LogLevel } from '@game-wallet/config';
 import { RedisStreamsServer, TransportKeyring, createFailFastRedis } from '@game-wallet/transport';
 import { DynamicModule } from '@nestjs/common';
 import { createHttpApp } from './create-http-app';
+import type { ErrorTranslator } from './http-error.filter';
 import { AppRuntime } from './runtime.module';
 
 export interface ServiceStartOptions {
@@ -15,6 +16,8 @@ export interface ServiceStartOptions {
   port: number;
   host?: string;
   transportKeyring: TransportKeyring;
+  /** Failures the service knows how to answer (see HttpErrorFilter). */
+  translateError?: ErrorTranslator;
   /** Builds the root module from the process's singletons. */
   module: (runtime: AppRuntime) => DynamicModule;
 }
@@ -28,7 +31,7 @@ export async function startService(options: ServiceStartOptions): Promise<{ clos
   const metrics = new AppMetrics(options.service);
   const redis = createFailFastRedis(options.redisUrl, `${options.service}:app`);
   const runtime: AppRuntime = { redis, metrics, logger, transportKeyring: options.transportKeyring };
-  const app = await createHttpApp(options.module(runtime), logger, metrics);
+  const app = await createHttpApp(options.module(runtime), logger, metrics, { translateError: options.translateError });
   const server = new RedisStreamsServer({
     service: options.service,
     redisUrl: options.redisUrl,

@@ -5,4 +5,5 @@ export * from './migrations-runner';
 export * from './pool';
 export * from './service-database.module';
 export * from './run-locked';
+export * from './statement-batcher';
 export * from './database-outage';

@@ -1,13 +1,7 @@
+import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 
-export interface PoolStats {
-  totalCount: number;
-  idleCount: number;
-  waitingCount: number;
-}
-
-/** The pg pool behind a TypeORM postgres DataSource, for metrics. */
-export function poolOf(dataSource: DataSource): PoolStats | undefined {
-  const driver = dataSource.driver as unknown as { master?: PoolStats };
-  return driver.master;
+/** The pg pool behind a TypeORM postgres DataSource (undefined until the data source is initialised). */
+export function poolOf(dataSource: DataSource): Pool | undefined {
+  return (dataSource.driver as unknown as { master?: Pool }).master;
 }

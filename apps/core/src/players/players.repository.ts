@@ -1,21 +1,65 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import { PoolStatement, StatementBatcher } from '@game-wallet/database';
 import { Repository } from 'typeorm';
 import { PlayerEntity } from './entities/player.entity';
 
+type Completion = { id: string; profileId: string; walletId: string; at: Date };
+
+/** New pending players, any number in one statement (see StatementBatcher); answers the ids it inserted. */
+const INSERT_PENDING = new PoolStatement<{ id: string }>(
+  `INSERT INTO core.players (id, application_id, unique_id, image, user_data, status, created_at, updated_at)
+   SELECT id, application_id, unique_id, image, user_data, 'pending', created_at, created_at
+   FROM unnest($1::uuid[], $2::uuid[], $3::varchar[], $4::varchar[], $5::jsonb[], $6::timestamptz[])
+        AS p(id, application_id, unique_id, image, user_data, created_at)
+   ON CONFLICT DO NOTHING RETURNING id`,
+);
+
+/**
+ * Pending players made ready, any number in one statement; answers those it updated. The rows are found by their
+ * primary keys alone (`id = ANY`, then matched to their values) — each came from its game's own insert or lookup —
+ * so the planner neither scans the table to hash-join it with the values nor picks the game's (application_id, …)
+ * index and walks every player of the game while a fresh table has no statistics yet.
+ */
+const COMPLETE = new PoolStatement<{ id: string; updatedAt: Date }>(
+  `UPDATE core.players AS p SET profile_id = c.profile_id, wallet_id = c.wallet_id, status = 'ready', updated_at = c.at
+   FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[]) AS c(id, profile_id, wallet_id, at)
+   WHERE p.id = ANY($1::uuid[]) AND p.id = c.id AND p.status = 'pending'
+   RETURNING p.id, p.updated_at AS "updatedAt"`,
+);
+
 @Injectable()
 export class PlayersRepository {
+  /** Concurrent creations share their INSERT and their UPDATE (and the commit of each). */
+  private readonly pendingInserts = new StatementBatcher<PlayerEntity, boolean>(async (players) => {
+    const rows = await INSERT_PENDING.run(this.players.manager.connection, [
+      players.map((player) => player.id),
+      players.map((player) => player.applicationId),
+      players.map((player) => player.uniqueId),
+      players.map((player) => player.image),
+      players.map((player) => JSON.stringify(player.userData)),
+      players.map((player) => player.createdAt),
+    ]);
+    const inserted = new Set(rows.map((row) => row.id));
+    return players.map((player) => inserted.has(player.id));
+  });
+
+  private readonly completions = new StatementBatcher<Completion, Date | undefined>(async (completions) => {
+    const rows = await COMPLETE.run(this.players.manager.connection, [
+      completions.map((completion) => completion.id),
+      completions.map((completion) => completion.profileId),
+      completions.map((completion) => completion.walletId),
+      completions.map((completion) => completion.at),
+    ]);
+    const updatedAt = new Map(rows.map((row) => [row.id, row.updatedAt]));
+    return completions.map((completion) => updatedAt.get(completion.id));
+  });
+
   constructor(@InjectRepository(PlayerEntity) private readonly players: Repository<PlayerEntity>) {}
 
   /** Inserts the pending player unless the game already has one with this uniqueId; returns the stored row. */
   async insertOrGet(player: PlayerEntity): Promise<{ player: PlayerEntity; inserted: boolean }> {
-    const inserted: { id: string }[] = await this.players.query(
-      `INSERT INTO core.players (id, application_id, unique_id, image, user_data, profile_id, wallet_id, status, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10)
-       ON CONFLICT DO NOTHING RETURNING id`,
-      [player.id, player.applicationId, player.uniqueId, player.image, JSON.stringify(player.userData), player.profileId, player.walletId, player.status, player.createdAt, player.updatedAt],
-    );
-    if (inserted.length > 0) {
+    if (await this.pendingInserts.run(player)) {
       return { player, inserted: true };
     }
     return { player: await this.players.findOneByOrFail({ applicationId: player.applicationId, uniqueId: player.uniqueId }), inserted: false };
@@ -23,19 +67,12 @@ export class PlayersRepository {
 
   /**
    * Marks the player ready with its profile and wallet, if it is still pending; returns the stored row either way (so
-   * a second, concurrent completion does not touch a player another one already completed). The row is found by its
-   * primary key alone — it came from this game's own insert or lookup — so the planner cannot pick the game's
-   * (application_id, …) index and walk every player of the game while a fresh table has no statistics yet.
+   * a second, concurrent completion does not touch a player another one already completed).
    */
   async complete(player: PlayerEntity, profileId: string, walletId: string, at: Date): Promise<PlayerEntity> {
-    const [updated]: [PlayerEntity[], number] = await this.players.query(
-      `UPDATE core.players SET profile_id = $2, wallet_id = $3, status = 'ready', updated_at = $4
-       WHERE id = $1 AND status = 'pending'
-       RETURNING updated_at AS "updatedAt"`,
-      [player.id, profileId, walletId, at],
-    );
-    if (updated.length > 0) {
-      return { ...player, profileId, walletId, status: 'ready', updatedAt: updated[0].updatedAt };
+    const updatedAt = await this.completions.run({ id: player.id, profileId, walletId, at });
+    if (updatedAt !== undefined) {
+      return { ...player, profileId, walletId, status: 'ready', updatedAt };
     }
     return this.players.findOneByOrFail({ id: player.id });
   }

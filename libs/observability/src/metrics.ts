@@ -1,5 +1,8 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics, Gauge } from 'prom-client';
 
+/** How often the event-loop delay (`nodejs_eventloop_lag_*`) is sampled. */
+export const EVENT_LOOP_SAMPLE_MS = 100;
+
 /** The metrics of one process. Each app owns one and serves it at `/metrics`. */
 export class AppMetrics {
   readonly registry = new Registry();
@@ -13,7 +16,9 @@ export class AppMetrics {
 
   constructor(service: string) {
     this.registry.setDefaultLabels({ service });
-    collectDefaultMetrics({ register: this.registry });
+    // The event-loop delay is sampled 10 times a second, not prom-client's default 100: at 100 Hz the sampling timer
+    // alone kept an idle app busy 8 ms of CPU per second (per process, every replica); 10 Hz still shows any lag.
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
     this.httpRequests = new Counter({
       name: 'http_requests_total',
       help: 'HTTP requests answered, by route and status',

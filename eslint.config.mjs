@@ -17,11 +17,22 @@ export default tseslint.config(
           enforceBuildableLibDependency: true,
           allow: [],
           depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+            // Libs by layer, each importing only the layers below it: the wire contract knows nothing else; the
+            // utilities (config, crypto, observability) know the contract; infrastructure (transport, database) builds
+            // on both; the runtime (http, health) starts apps on the infrastructure; a feature (the gateway's auth) uses
+            // all of these. The SDK ships to game backends with the contract only. Every lib's own tests may use
+            // libs/testing, which sits beside the infrastructure.
+            { sourceTag: 'type:contract', onlyDependOnLibsWithTags: [] },
+            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:contract'] },
+            { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:testing'] },
+            { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:infra', 'type:runtime', 'type:testing'] },
+            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:infra', 'type:runtime', 'type:testing'] },
+            { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:contract', 'type:testing'] },
+            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:infra'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:infra', 'type:runtime', 'type:feature', 'type:testing', 'type:app'] },
             // Build tooling and the transport's own suites may use any lib (tests and checks of what ships).
-            { sourceTag: 'type:tools', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:tools', onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:infra', 'type:runtime', 'type:feature', 'type:client', 'type:testing'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:infra', 'type:runtime', 'type:feature', 'type:client', 'type:testing'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
             { sourceTag: 'scope:identity', onlyDependOnLibsWithTags: ['scope:identity', 'scope:shared'] },

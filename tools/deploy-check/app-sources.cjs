@@ -91,23 +91,6 @@ function optionalHelpers(files) {
 }
 
 /**
- * The names a `for (const <variable> of [...])` before `position` iterates: its literals, and the lists of the app's
- * config.ts that it spreads (`...spec.requiredInProduction`), marked as such.
- */
-function loopValues(text, position, variable, specList) {
-  const loops = [...text.slice(0, position).matchAll(/for\s*\(\s*const\s+(\w+)\s+of\s+\[/g)].filter((loop) => loop[1] === variable);
-  const loop = loops.at(-1);
-  if (!loop) {
-    return [];
-  }
-  const list = entryText(text, loop.index + loop[0].length, { list: true });
-  return [
-    ...[...list.matchAll(new RegExp(`'(${ENV_NAME})'`, 'g'))].map((each) => ({ name: each[1], fromSpec: false })),
-    ...[...list.matchAll(/spec\.(\w+)/g)].flatMap((each) => specList(each[1]).map((name) => ({ name, fromSpec: true }))),
-  ];
-}
-
-/**
  * The environment of one app: every variable it reads (`known`), those its schema requires (no default, not
  * optional), and groups of which at least one must be set in production (`!env.X` checks, `requiredInProduction`).
  */
@@ -145,7 +128,7 @@ function appEnvironment(root, app) {
       known.add(match[1]);
     }
     // Production checks: `if (!env.A && !env[spec.databaseVariable]) { …must be set… }` needs one of them set;
-    // `for (const name of ['REDIS_URL', ...]) { if (!env[name]) … }` needs each.
+    // `requireInProduction(env, ['REDIS_URL', ...(spec.requiredInProduction ?? [])], …)` needs each.
     for (const match of text.matchAll(/if\s*\(([^{};]*?!env[.[][^{};]*?)\)\s*\{/g)) {
       for (const alternative of match[1].split('||')) {
         const oneOf = [];
@@ -156,10 +139,6 @@ function appEnvironment(root, app) {
             if (name) {
               oneOf.push(name);
             }
-          } else {
-            for (const { name, fromSpec } of loopValues(text, match.index, indexed.trim(), specList)) {
-              productionGroups.push({ names: [name], source: source(fromSpec ? files[0].file : file) });
-            }
           }
         }
         if (oneOf.length > 0) {
@@ -167,9 +146,13 @@ function appEnvironment(root, app) {
         }
       }
     }
-    for (const match of text.matchAll(/requireInProduction\(\s*env\s*,\s*\[([^\]]*)\]/g)) {
-      for (const [, name] of match[1].matchAll(new RegExp(`'(${ENV_NAME})'`, 'g'))) {
+    for (const match of text.matchAll(/requireInProduction\(\s*env\s*,\s*\[/g)) {
+      const list = entryText(text, match.index + match[0].length, { list: true });
+      for (const [, name] of list.matchAll(new RegExp(`'(${ENV_NAME})'`, 'g'))) {
         productionGroups.push({ names: [name], source: source(file) });
+      }
+      for (const [, property] of list.matchAll(/spec\.(\w+)/g)) {
+        specList(property).forEach((name) => productionGroups.push({ names: [name], source: source(files[0].file) }));
       }
     }
   }

@@ -150,6 +150,8 @@ describe('players', () => {
 
   it('lists the players in the console, searchable by uniqueId and paged, with their addresses', async () => {
     const token = await consoleToken(platform);
+    const elsewhere = await create({ uniqueId: 'listed-only-in-the-other-game' }, other.key);
+    expect(elsewhere.status).toBe(201);
     const page = await http<{ items: (PlayerView & { addresses: Record<string, string> })[]; nextCursor: string | null }>(
       'GET',
       `${platform.baseUrl}/v1/console/games/${game.gameId}/players?limit=3`,
@@ -161,7 +163,8 @@ describe('players', () => {
     const search = await http<{ items: PlayerView[] }>('GET', `${platform.baseUrl}/v1/console/games/${game.gameId}/players?uniqueId=hero-1`, { bearer: token });
     expect(search.body.items.map((player) => player.uniqueId)).toEqual(['hero-1']);
     const all = await http<{ items: PlayerView[] }>('GET', `${platform.baseUrl}/v1/console/games/${game.gameId}/players?limit=100`, { bearer: token });
-    expect(all.body.items.map((player) => player.uniqueId)).not.toContain('shared-name-other');
+    expect(all.body.items.map((player) => player.uniqueId)).not.toContain('listed-only-in-the-other-game');
+    expect(all.body.items.map((player) => player.id)).not.toContain(elsewhere.body.id);
     expect(all.body.items.every((player) => player.applicationId === game.gameId)).toBe(true);
   });
 });

@@ -11,6 +11,7 @@ import {
   parseEnv,
   portVar,
   positiveIntVar,
+  requireInProduction,
   transportKeysOf,
   urlVar,
   z,
@@ -138,10 +139,8 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
         if (!env.GATEWAY_DATABASE_URL && !env.DATABASE_URL) {
           context.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'must be set (or GATEWAY_DATABASE_URL) when NODE_ENV=production' });
         }
-        if (!env.REDIS_URL) {
-          context.addIssue({ code: 'custom', path: ['REDIS_URL'], message: 'must be set when NODE_ENV=production' });
-        }
       }
+      requireInProduction(env, ['REDIS_URL'], context);
     }),
     env,
   );

@@ -1,5 +1,5 @@
 import { ApiKeyView, AuditEntryView, ConsoleSessionInfo, GameSummaryView, GameView, consolePasswordDigest } from '@game-wallet/contracts';
-import { TEST_OPERATOR, TestPlatform, http, queryOnce } from '@game-wallet/testing';
+import { TEST_OPERATOR, TestPlatform, http, queryOnce, waitFor } from '@game-wallet/testing';
 import { randomBytes, scryptSync } from 'node:crypto';
 import Redis from 'ioredis';
 
@@ -36,7 +36,7 @@ describe('console API', () => {
       monitor.on('monitor', (_time: string, args: string[]) => seen.push(args.join(' ')));
       await signIn(TEST_OPERATOR.email, TEST_OPERATOR.password, '203.0.113.40');
       await signIn(TEST_OPERATOR.email, 'a-wrong-password', '203.0.113.40');
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await waitFor(() => seen.filter((command) => command.includes('identity.console.signIn')).length >= 2, 5000, 'both sign-ins on the wire');
       monitor.disconnect();
       client.disconnect();
       expect(seen.some((command) => command.includes('identity.console.signIn'))).toBe(true);

@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { TestPlatform } from '@game-wallet/testing';
+import { TestPlatform, waitFor } from '@game-wallet/testing';
 
 describe('gateway error conventions (SPEC §2)', () => {
   let platform: TestPlatform;
@@ -99,11 +99,15 @@ describe('gateway error conventions (SPEC §2)', () => {
 
   it('logs one JSON line per request with its request id, route, status and duration', async () => {
     await fetch(`${platform.baseUrl}/v1/nothing-here`, { headers: { 'x-request-id': 'log-line-check' } });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const line = platform
-      .process('gateway')
-      .jsonLines()
-      .find((entry) => entry.requestId === 'log-line-check' && entry.msg === 'request completed');
+    const line = await waitFor(
+      () =>
+        platform
+          .process('gateway')
+          .jsonLines()
+          .find((entry) => entry.requestId === 'log-line-check' && entry.msg === 'request completed'),
+      5000,
+      'the request log line',
+    );
     expect(line).toMatchObject({ service: 'gateway', method: 'GET', status: 404, durationMs: expect.any(Number) });
   });
 });

@@ -61,7 +61,7 @@ describe('gateway health (all four apps, real Postgres and Redis)', () => {
     expect(response.headers.get('x-request-id')).toBe(requestId);
     for (const service of ['identity', 'wallet', 'core']) {
       const lines = () => platform.process(service).jsonLines().filter((line) => line.requestId === requestId);
-      await expect(waitForLines(lines)).resolves.toBeGreaterThan(0);
+      await expect(waitFor(() => lines().length, 5000, `a ${service} log line of the request`)).resolves.toBeGreaterThan(0);
     }
   });
 
@@ -93,14 +93,3 @@ describe('gateway health (all four apps, real Postgres and Redis)', () => {
   });
 });
 
-async function waitForLines(count: () => unknown[]): Promise<number> {
-  const deadline = Date.now() + 5000;
-  while (Date.now() < deadline) {
-    const found = count().length;
-    if (found > 0) {
-      return found;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return 0;
-}

@@ -128,7 +128,10 @@ describe('profile JWTs (SPEC §3, §4.1)', () => {
     const newKid = decodeProtectedHeader(after).kid;
     expect(newKid).not.toBe(oldKid);
     expect(jwks.body.keys.map((key) => key.kid).sort()).toEqual([oldKid, newKid].sort());
-    await expect(verifyWithJose(before)).resolves.toBeDefined();
+    // The token signed before the rotation still verifies, with its old key, against the published set.
+    const stillValid = await verifyWithJose(before);
+    expect(stillValid.protectedHeader.kid).toBe(oldKid);
+    expect(stillValid.payload.sub).toBe(profileId);
     expect((await authenticate({}, { bearer: before })).status).toBe(200);
     expect((await authenticate({}, { bearer: after })).status).toBe(200);
     await rotate();

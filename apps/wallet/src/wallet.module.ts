@@ -8,6 +8,8 @@ import { DataSource } from 'typeorm';
 import { WalletConfig } from './config';
 import { walletDataSourceOptions } from './database/data-source-options';
 import { MasterKeysModule } from './keys/master-keys.module';
+import { PoliciesModule } from './policies/policies.module';
+import { SignaturesModule } from './signatures/signatures.module';
 import { WalletsModule } from './wallets/wallets.module';
 
 /** The wallet service: wallet keys (generation, envelope encryption), reads and signatures. */
@@ -25,6 +27,8 @@ export class WalletModule {
         }),
         MasterKeysModule.forRoot(config),
         WalletsModule,
+        PoliciesModule,
+        SignaturesModule,
       ],
       controllers: [MetricsController, pingControllerFor('wallet')],
     };

@@ -1,5 +1,5 @@
 import { PlayerView, SignatureView, WalletView } from '@game-wallet/contracts';
-import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, http, queryOnce, spawnNode } from '@game-wallet/testing';
+import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, http, queryOnce, spawnNode, waitFor } from '@game-wallet/testing';
 import { base58 } from '@scure/base';
 import { ethers } from 'ethers';
 import Redis from 'ioredis';
@@ -153,11 +153,12 @@ describe('wallet key custody', () => {
       expect(response.status).toBe(500);
       expect(response.body).toEqual({ message: 'The key material of this wallet failed its integrity check', code: 'KEY_INTEGRITY_FAILED' });
     }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const errors = platform
-      .process('wallet')
-      .jsonLines()
-      .filter((line) => line.level === 'error');
+    const errorLines = () =>
+      platform
+        .process('wallet')
+        .jsonLines()
+        .filter((line) => line.level === 'error');
+    const errors = await waitFor(() => (errorLines().some((line) => String(line.msg).includes(b)) ? errorLines() : undefined), 5000, 'both error lines');
     expect(errors.some((line) => String(line.msg).includes(a))).toBe(true);
     expect(errors.some((line) => String(line.msg).includes(b))).toBe(true);
     expect(JSON.stringify(errors)).not.toMatch(/at .*\.js:\d+/); // no stack

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Env, LOG_LEVELS, NODE_ENVS, enumVar, optionalStringVar, urlVar } from './env-schema';
+import { Env, LOG_LEVELS, NODE_ENVS, enumVar, optionalStringVar, requireInProduction, urlVar } from './env-schema';
 import { KEY_ID, keyringIds, parseKeyring } from './keyring';
 
 /** Transport keys are HMAC-SHA256 keys: at least 32 bytes each. */
@@ -41,9 +41,7 @@ export interface TransportKeysConfig {
 export function checkTransportKeys(env: Env, context: z.RefinementCtx): void {
   const ids = keyringIds(env.TRANSPORT_HMAC_KEYS, TRANSPORT_KEY);
   const currentId = env.TRANSPORT_HMAC_KEY_ID?.trim() || undefined;
-  if (env.NODE_ENV === 'production' && !env.TRANSPORT_HMAC_KEYS) {
-    context.addIssue({ code: 'custom', path: ['TRANSPORT_HMAC_KEYS'], message: 'must be set when NODE_ENV=production' });
-  }
+  requireInProduction(env, ['TRANSPORT_HMAC_KEYS'], context);
   if (currentId !== undefined && (!KEY_ID.test(currentId) || !ids.includes(currentId))) {
     context.addIssue({ code: 'custom', path: ['TRANSPORT_HMAC_KEY_ID'], message: 'must name one of the keys in TRANSPORT_HMAC_KEYS' });
   }

@@ -76,14 +76,17 @@ export function parseEnv<S extends z.ZodType>(schema: S, env: Env): z.output<S> 
   throw new ConfigError(problems);
 }
 
-/** Adds a problem for each variable that must be set explicitly when NODE_ENV=production. */
+/**
+ * Adds a problem for each variable that must be set explicitly when NODE_ENV=production (development defaults and
+ * generated development secrets are refused there). Every app's production-required variables are checked here.
+ */
 export function requireInProduction(env: Env, names: string[], context: z.RefinementCtx): void {
   if (env.NODE_ENV !== 'production') {
     return;
   }
   for (const name of names) {
     if (blankToUndefined(env[name]) === undefined) {
-      context.addIssue({ code: 'custom', path: [name], message: 'must be set when NODE_ENV=production (development defaults are refused)' });
+      context.addIssue({ code: 'custom', path: [name], message: 'must be set when NODE_ENV=production' });
     }
   }
 }

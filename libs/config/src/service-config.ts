@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_REDIS_URL, TransportKeysConfig, checkTransportKeys, commonEnvShape, databaseUrlFor, transportKeysOf } from './common-config';
-import { Env, LogLevel, NodeEnv, parseEnv, portVar, urlVar } from './env-schema';
+import { Env, LogLevel, NodeEnv, parseEnv, portVar, requireInProduction, urlVar } from './env-schema';
 
 /** Configuration every internal service shares. */
 export interface ServiceConfig {
@@ -49,15 +49,10 @@ export function loadServiceConfig<E extends z.ZodRawShape = Record<never, never>
     })
     .superRefine((_, context) => {
       checkTransportKeys(env, context);
-      if (env.NODE_ENV !== 'production') {
-        return;
+      if (env.NODE_ENV === 'production') {
+        checkDatabaseUrl(env, spec, context);
       }
-      checkDatabaseUrl(env, spec, context);
-      for (const name of ['REDIS_URL', ...(spec.requiredInProduction ?? [])]) {
-        if (!env[name]) {
-          context.addIssue({ code: 'custom', path: [name], message: 'must be set when NODE_ENV=production' });
-        }
-      }
+      requireInProduction(env, ['REDIS_URL', ...(spec.requiredInProduction ?? [])], context);
     });
   const parsed = parseEnv(schema, env) as Record<string, unknown>;
   const extra = Object.fromEntries(Object.keys(spec.extra ?? {}).map((key) => [key, parsed[key]])) as z.output<z.ZodObject<E>>;

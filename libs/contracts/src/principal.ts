@@ -1,4 +1,5 @@
 import { AppError } from './app-error';
+import { ErrorCode } from './error-codes';
 
 /**
  * Who is calling, as established by the gateway. It travels with every message so that every service query can be
@@ -66,4 +67,30 @@ export function requireApiKey(principal: Principal): ApiKeyPrincipal {
     throw new AppError(principal.kind === 'profile' ? 'API_KEY_REQUIRED' : 'FORBIDDEN', 'This operation needs an API key of the game');
   }
   return principal;
+}
+
+/** How a resource names its owners, for {@link requireOwned}. */
+export interface Ownership<T> {
+  /** The code and message when there is no such resource (404). */
+  notFound: [code: ErrorCode, message: string];
+  /** The message when it belongs to someone else (403 `FORBIDDEN`). */
+  forbidden: string;
+  /** The profile the resource belongs to, when a profile token may reach it; without it, only an API key may. */
+  profileOf?: (resource: T) => string;
+}
+
+/**
+ * The one ownership rule of game data: 404 when the resource does not exist (or is not ready: the caller passes
+ * null), then 403 `FORBIDDEN` when it belongs to another game or, for a profile token, to another profile. Every
+ * service checks a game credential's reach with it, in this order, so no answer tells another game's ids apart.
+ */
+export function requireOwned<T extends { applicationId: string }>(resource: T | null | undefined, caller: GamePrincipal, ownership: Ownership<T>): T {
+  if (!resource) {
+    throw new AppError(...ownership.notFound);
+  }
+  const otherProfile = caller.kind === 'profile' && (ownership.profileOf === undefined || ownership.profileOf(resource) !== caller.profileId);
+  if (resource.applicationId !== caller.applicationId || otherProfile) {
+    throw new AppError('FORBIDDEN', ownership.forbidden);
+  }
+  return resource;
 }

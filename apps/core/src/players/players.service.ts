@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { ApiKeyPrincipal, AppError, PATTERNS, Page, PlayerView, decodeCursor, pageOf } from '@game-wallet/contracts';
+import { ApiKeyPrincipal, Ownership, PATTERNS, Page, PlayerView, decodeCursor, pageOf, requireOwned } from '@game-wallet/contracts';
 import { isUuid, newId } from '@game-wallet/database';
 import { RedisStreamsClient } from '@game-wallet/transport';
 import { PlayerEntity } from './entities/player.entity';
 import { PlayersRepository } from './players.repository';
 
-type ApiKeyCaller = ApiKeyPrincipal;
+/** Players are reached with the game's API key only. */
+const PLAYER_OWNERSHIP: Ownership<PlayerEntity> = {
+  notFound: ['PLAYER_NOT_FOUND', 'No player with this id'],
+  forbidden: 'This player belongs to another game',
+};
 
 export function toPlayerView(player: PlayerEntity): PlayerView {
   return {
@@ -37,7 +41,7 @@ export class PlayersService {
 
   async create(
     input: { uniqueId: string; image: string | null; userData: Record<string, unknown> },
-    caller: ApiKeyCaller,
+    caller: ApiKeyPrincipal,
     requestId: string,
   ): Promise<{ player: PlayerView; created: boolean }> {
     const now = new Date();
@@ -58,22 +62,16 @@ export class PlayersService {
   }
 
   /** Steps (2) and (3); both are keyed by what came before, so a repeat finds what the first run made. */
-  private async complete(player: PlayerEntity, caller: ApiKeyCaller, requestId: string): Promise<PlayerEntity> {
+  private async complete(player: PlayerEntity, caller: ApiKeyPrincipal, requestId: string): Promise<PlayerEntity> {
     const profile = await this.transport.call(PATTERNS.identity.createOrGetProfile, { payload: { externalKey: `player:${player.id}` }, principal: caller }, { requestId });
     const wallet = await this.transport.call(PATTERNS.wallet.createOrGetWallet, { payload: { profileId: profile.id }, principal: caller }, { requestId });
     return this.players.complete(player, profile.id, wallet.walletId, new Date());
   }
 
   /** 404 `PLAYER_NOT_FOUND` (pending players included), then 403 for another game's player. */
-  async get(playerId: string, caller: ApiKeyCaller): Promise<PlayerView> {
+  async get(playerId: string, caller: ApiKeyPrincipal): Promise<PlayerView> {
     const player = isUuid(playerId) ? await this.players.findReady(playerId) : null;
-    if (!player) {
-      throw new AppError('PLAYER_NOT_FOUND', 'No player with this id');
-    }
-    if (player.applicationId !== caller.applicationId) {
-      throw new AppError('FORBIDDEN', 'This player belongs to another game');
-    }
-    return toPlayerView(player);
+    return toPlayerView(requireOwned(player, caller, PLAYER_OWNERSHIP));
   }
 
   async list(gameId: string, limit: number, cursor?: string, uniqueId?: string): Promise<Page<PlayerView>> {

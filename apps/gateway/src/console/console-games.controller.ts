@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
 import { Authenticated, CurrentPrincipal } from '@game-wallet/auth';
-import { ApiKeyView, AuditEntryView, ConsolePlayerView, CreatedApiKeyView, GameSummaryView, GameView, PATTERNS, SigningPolicy, Page, Principal, encodeCursor } from '@game-wallet/contracts';
+import { ApiKeyView, AppError, AuditEntryView, ConsolePlayerView, CreatedApiKeyView, GameSummaryView, GameView, PATTERNS, SigningPolicy, Page, Principal, encodeCursor } from '@game-wallet/contracts';
+import { isUuid } from '@game-wallet/database';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ServiceCalls } from '../services/service-calls';
@@ -83,8 +84,11 @@ export class ConsoleGamesController {
   @Get(':gameId/audit')
   async audit(@Param('gameId') gameId: string, @Query() query: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<Page<AuditEntryView>> {
     const page = parsePageQuery(query);
-    const identity = await this.services.call(PATTERNS.identity.listAudit, { gameId, ...page }, principal, request);
-    const wallet = await this.services.call(PATTERNS.wallet.listSignatures, { gameId, ...page }, principal, request);
+    requireGameIdShape(gameId);
+    const [identity, wallet] = await inOrderOfPrecedence(
+      this.services.call(PATTERNS.identity.listAudit, { gameId, ...page }, principal, request),
+      this.services.call(PATTERNS.wallet.listSignatures, { gameId, ...page }, principal, request),
+    );
     return mergeNewestFirst([identity, wallet], page.limit);
   }
 
@@ -113,12 +117,31 @@ export class ConsoleGamesController {
   ): Promise<Page<ConsolePlayerView>> {
     const page = parsePageQuery(query);
     const uniqueId = typeof query.uniqueId === 'string' && query.uniqueId !== '' ? query.uniqueId : undefined;
-    const game = await this.services.call(PATTERNS.identity.getGame, { gameId }, principal, request);
-    const players = await this.services.call(PATTERNS.core.listPlayers, { gameId: game.id, uniqueId, ...page }, principal, request);
+    requireGameIdShape(gameId);
+    const [, players] = await inOrderOfPrecedence(
+      this.services.call(PATTERNS.identity.getGame, { gameId }, principal, request),
+      this.services.call(PATTERNS.core.listPlayers, { gameId, uniqueId, ...page }, principal, request),
+    );
     const addresses =
       players.items.length === 0
         ? {}
-        : await this.services.call(PATTERNS.wallet.addresses, { gameId: game.id, walletIds: players.items.map((player) => player.walletId) }, principal, request);
+        : await this.services.call(PATTERNS.wallet.addresses, { gameId, walletIds: players.items.map((player) => player.walletId) }, principal, request);
     return { items: players.items.map((player) => ({ ...player, addresses: addresses[player.walletId] ?? null })), nextCursor: players.nextCursor };
   }
+}
+
+/** A game id that cannot exist answers 404 here, as identity would, before any service is asked. */
+function requireGameIdShape(gameId: string): void {
+  if (!isUuid(gameId)) {
+    throw new AppError('GAME_NOT_FOUND', 'No game with this id');
+  }
+}
+
+/**
+ * Independent calls run together; their answers come back as awaited one after another, so when several fail the
+ * first one's error is the answer (the game's 404 before a listing's), as if they had run in turn.
+ */
+async function inOrderOfPrecedence<A, B>(first: Promise<A>, second: Promise<B>): Promise<[A, B]> {
+  second.catch(() => undefined); // settled below; an earlier failure must not leave it unhandled
+  return [await first, await second];
 }

@@ -20,10 +20,15 @@ export class WalletsController {
     @Req() request: FastifyRequest,
   ): Promise<WalletView & { profile?: ProfileView }> {
     const { includeProfile, chain } = parseWalletQuery(query);
-    const wallet = await this.services.call(PATTERNS.wallet.getWallet, { walletId }, principal, request);
+    const reading = this.services.call(PATTERNS.wallet.getWallet, { walletId }, principal, request);
+    // A profile token can reach only its own profile's wallet, so its profile is asked for at once, beside the
+    // wallet; with an API key the wallet names the profile. The wallet's answer (404, 403) comes first either way.
+    const ownProfile = includeProfile && principal.kind === 'profile' ? this.services.call(PATTERNS.identity.getProfile, { profileId: principal.profileId }, principal, request) : undefined;
+    ownProfile?.catch(() => undefined); // awaited below, after the wallet
+    const wallet = await reading;
     const view: WalletView & { profile?: ProfileView } = chain ? { ...wallet, addresses: { [chain]: wallet.addresses[chain] } } : wallet;
     if (includeProfile) {
-      view.profile = await this.services.call(PATTERNS.identity.getProfile, { profileId: wallet.profileId }, principal, request);
+      view.profile = await (ownProfile ?? this.services.call(PATTERNS.identity.getProfile, { profileId: wallet.profileId }, principal, request));
     }
     return view;
   }

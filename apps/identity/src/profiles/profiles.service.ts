@@ -1,11 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, IssuedToken, Principal, ProfileView } from '@game-wallet/contracts';
+import { ApiKeyPrincipal, GamePrincipal, IssuedToken, Ownership, ProfileView, requireOwned } from '@game-wallet/contracts';
 import { isUuid, newId } from '@game-wallet/database';
 import { RevocationsService } from '../tokens/revocations.service';
 import { TokenIssuer } from '../tokens/token-issuer';
 import { ProfileEntity } from './entities/profile.entity';
 import { LRUCache } from 'lru-cache';
 import { ProfilesRepository } from './profiles.repository';
+
+/** A profile token reaches its own profile only. */
+const PROFILE_OWNERSHIP: Ownership<ProfileEntity> = {
+  notFound: ['PROFILE_NOT_FOUND', 'No profile with this id'],
+  forbidden: 'This profile belongs to another game or profile',
+  profileOf: (profile) => profile.id,
+};
 
 export function toProfileView(profile: ProfileEntity): ProfileView {
   return { id: profile.id, applicationId: profile.applicationId, createdAt: new Date(profile.createdAt).toISOString() };
@@ -29,29 +36,25 @@ export class ProfilesService {
   }
 
   /** 404 when no such profile, then 403 when it is another game's, or (for a profile token) another profile. */
-  async getFor(profileId: string, principal: Extract<Principal, { kind: 'apiKey' | 'profile' }>): Promise<ProfileEntity> {
+  async getFor(profileId: string, principal: GamePrincipal): Promise<ProfileEntity> {
     const profile = this.known.get(profileId) ?? (isUuid(profileId) ? await this.profiles.findById(profileId) : null);
-    if (!profile) {
-      throw new AppError('PROFILE_NOT_FOUND', 'No profile with this id');
+    if (profile) {
+      this.known.set(profile.id, profile);
     }
-    this.known.set(profile.id, profile);
-    if (profile.applicationId !== principal.applicationId || (principal.kind === 'profile' && principal.profileId !== profile.id)) {
-      throw new AppError('FORBIDDEN', 'This profile belongs to another game or profile');
-    }
-    return profile;
+    return requireOwned(profile, principal, PROFILE_OWNERSHIP);
   }
 
   /**
    * A token for the profile. Issued by an API key: up to the full duration, tied to that key. Refreshed by a profile
    * token: tied to the same key, and never outliving the token presented (a stolen token cannot renew itself forever).
    */
-  async authenticate(profileId: string, durationSeconds: number, principal: Extract<Principal, { kind: 'apiKey' | 'profile' }>): Promise<IssuedToken> {
+  async authenticate(profileId: string, durationSeconds: number, principal: GamePrincipal): Promise<IssuedToken> {
     const profile = await this.getFor(profileId, principal);
     const chain = principal.kind === 'apiKey' ? { apiKeyId: principal.keyId } : { apiKeyId: principal.apiKeyId, notAfter: principal.tokenExpiresAt };
     return this.issuer.profileToken(profile.id, profile.applicationId, durationSeconds, chain);
   }
 
-  async revoke(profileId: string, principal: Extract<Principal, { kind: 'apiKey' }>): Promise<number> {
+  async revoke(profileId: string, principal: ApiKeyPrincipal): Promise<number> {
     const profile = await this.getFor(profileId, principal);
     return this.revocations.revokeProfile(profile.id, profile.applicationId);
   }

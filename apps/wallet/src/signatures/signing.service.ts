@@ -7,6 +7,7 @@ import {
   SignedTransactionView,
   SigningOperation,
   SigningPolicy,
+  GamePrincipal,
   TransactionRequest,
   TypedDataRequest,
   actorOf,
@@ -22,7 +23,6 @@ import { evmSignatureHex, signEvmDigest, signWith, suiSignatureOf } from '../key
 import { solanaSignerSlot, solanaTransactionToSign, suiTransactionDigest, suiTransactionSender, withSolanaSignature } from '../keys/chain-transactions';
 import { evmTransactionToSign, signedEvmTransaction, typedDataDigest } from '../keys/evm-payloads';
 import { isSolanaTransaction } from '../keys/solana-transaction';
-import { GameCaller } from '../wallets/wallet-access';
 import { WalletCache } from '../wallets/wallet-cache';
 import { WalletsRepository } from '../wallets/wallets.repository';
 import { WalletsService, addressesOf } from '../wallets/wallets.service';
@@ -48,7 +48,7 @@ export class SigningService {
     @Inject(MASTER_KEYS) private readonly masterKeys: MasterKeys,
   ) {}
 
-  async sign(walletId: string, chain: ChainName, message: Buffer, caller: GameCaller): Promise<SignatureView> {
+  async sign(walletId: string, chain: ChainName, message: Buffer, caller: GamePrincipal): Promise<SignatureView> {
     // A 400 before the wallet is looked up (SPEC §2: validation, then 404).
     if (chain === 'sol' && isSolanaTransaction(message)) {
       throw new AppError('MESSAGE_IS_TRANSACTION', 'These bytes are a Solana transaction: message signing does not sign transactions');
@@ -61,7 +61,7 @@ export class SigningService {
   }
 
   /** A transaction on any chain (SPEC §11): checked, signed by the wallet, returned as the chain broadcasts it. */
-  signTransaction(walletId: string, request: TransactionRequest, caller: GameCaller): Promise<SignedTransactionView> {
+  signTransaction(walletId: string, request: TransactionRequest, caller: GamePrincipal): Promise<SignedTransactionView> {
     switch (request.chain) {
       case 'evm':
         return this.signEvmTransaction(walletId, request.transaction, caller);
@@ -73,7 +73,7 @@ export class SigningService {
   }
 
   /** An EVM transaction (EIP-1559 or legacy): the raw signed bytes to broadcast and their hash. */
-  private async signEvmTransaction(walletId: string, request: EvmTransactionRequest, caller: GameCaller): Promise<SignedTransactionView> {
+  private async signEvmTransaction(walletId: string, request: EvmTransactionRequest, caller: GamePrincipal): Promise<SignedTransactionView> {
     const transaction = await evmTransactionToSign(request);
     const wallet = await this.wallets.getWithSecret(walletId, caller);
     const unsigned = bytesOfHex(transaction.unsignedSerialized);
@@ -86,7 +86,7 @@ export class SigningService {
   }
 
   /** A Solana transaction (legacy or v0): the wallet's signature in its slot; 400 `NOT_A_SIGNER` when it has none. */
-  private async signSolanaTransaction(walletId: string, bytes: Buffer, caller: GameCaller): Promise<SignedTransactionView> {
+  private async signSolanaTransaction(walletId: string, bytes: Buffer, caller: GamePrincipal): Promise<SignedTransactionView> {
     const transaction = solanaTransactionToSign(bytes);
     const wallet = await this.wallets.getWithSecret(walletId, caller);
     const address = addressesOf(wallet).sol;
@@ -100,7 +100,7 @@ export class SigningService {
   }
 
   /** Sui TransactionData: a signature over its intent; 400 `SENDER_MISMATCH` when another address sends it. */
-  private async signSuiTransaction(walletId: string, bytes: Buffer, caller: GameCaller): Promise<SignedTransactionView> {
+  private async signSuiTransaction(walletId: string, bytes: Buffer, caller: GamePrincipal): Promise<SignedTransactionView> {
     const sender = suiTransactionSender(bytes);
     const wallet = await this.wallets.getWithSecret(walletId, caller);
     const address = addressesOf(wallet).sui;
@@ -115,7 +115,7 @@ export class SigningService {
   }
 
   /** EIP-712 typed data (`eth_signTypedData_v4`): `0x` r ‖ s ‖ v. */
-  async signTypedData(walletId: string, typedData: TypedDataRequest, caller: GameCaller): Promise<SignatureView> {
+  async signTypedData(walletId: string, typedData: TypedDataRequest, caller: GamePrincipal): Promise<SignatureView> {
     const digest = await typedDataDigest(typedData);
     const wallet = await this.wallets.getWithSecret(walletId, caller);
     await this.authorize(wallet, caller, 'evm', 'typed-data', digest, (policy) => checkTypedData(policy, typedData));
@@ -130,7 +130,7 @@ export class SigningService {
    */
   private async authorize(
     wallet: WalletEntity,
-    caller: GameCaller,
+    caller: GamePrincipal,
     chain: ChainName,
     operation: SigningOperation,
     signed: Uint8Array,
@@ -177,7 +177,7 @@ export class SigningService {
   /** The signing attempt's audit entry and, when it was signed, the wallet's last use, saved together. */
   private async record(
     wallet: WalletEntity,
-    caller: GameCaller,
+    caller: GamePrincipal,
     chain: ChainName,
     operation: SigningOperation,
     signed: Uint8Array,

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, WalletAddresses, WalletView } from '@game-wallet/contracts';
+import { AppError, GamePrincipal, WalletAddresses, WalletView } from '@game-wallet/contracts';
 import { isUuid, newId } from '@game-wallet/database';
 import { sealEntropy } from '../keys/envelope';
 import { KeyGenerator } from '../keys/key-generator';
 import { MASTER_KEYS, MasterKeys } from '../keys/master-keys';
 import { WalletEntity } from './entities/wallet.entity';
-import { GameCaller, checkWalletAccess } from './wallet-access';
+import { checkWalletAccess } from './wallet-access';
 import { WalletCache } from './wallet-cache';
 import { WalletPublic, WalletsRepository } from './wallets.repository';
 
@@ -69,7 +69,7 @@ export class WalletsService {
   }
 
   /** A read: from memory when this replica has seen the wallet (see {@link WalletCache}). */
-  async get(walletId: string, caller: GameCaller): Promise<WalletPublic> {
+  async get(walletId: string, caller: GamePrincipal): Promise<WalletPublic> {
     let wallet = this.cache.get(walletId) ?? null;
     if (!wallet && isUuid(walletId)) {
       wallet = await this.wallets.findPublic(walletId);
@@ -81,7 +81,7 @@ export class WalletsService {
   }
 
   /** For signing: the row with its sealed secret, checked like a read. */
-  async getWithSecret(walletId: string, caller: GameCaller): Promise<WalletEntity> {
+  async getWithSecret(walletId: string, caller: GamePrincipal): Promise<WalletEntity> {
     return checkWalletAccess(walletId, isUuid(walletId) ? await this.wallets.findWithSecret(walletId) : null, caller);
   }
 

@@ -1,11 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServiceDatabaseModule } from '@game-wallet/database';
 import { HealthModule, postgresProbe, redisProbe } from '@game-wallet/health';
-import { APP_REDIS, AppRuntime, MetricsController, RuntimeModule } from '@game-wallet/http';
+import { APP_REDIS, AppConfigModule, AppRuntime, MetricsController, RuntimeModule } from '@game-wallet/http';
 import { pingControllerFor } from '@game-wallet/transport';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { CoreConfig } from './config';
+import { CORE_CONFIG } from './core-config.token';
 import { coreDataSourceOptions } from './database/data-source-options';
 import { PlayersModule } from './players/players.module';
 import { ServiceClientModule } from './service-client.module';
@@ -18,6 +19,7 @@ export class CoreModule {
       module: CoreModule,
       imports: [
         RuntimeModule.forRoot(runtime),
+        AppConfigModule.forRoot(CORE_CONFIG, config),
         ServiceDatabaseModule.forRoot(coreDataSourceOptions(config.databaseUrl), config.migrations),
         HealthModule.forRoot({
           inject: [DataSource, APP_REDIS],

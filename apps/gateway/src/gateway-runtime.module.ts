@@ -1,9 +1,11 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AuthGuard, GatewayAuth } from '@game-wallet/auth';
+import { AppConfigModule } from '@game-wallet/http';
 import { RedisStreamsClient } from '@game-wallet/transport';
 import { Pool } from 'pg';
 import { GatewayConfig } from './config';
+import { GATEWAY_CONFIG } from './gateway-config.token';
 import { CONSOLE_ROOT } from './console-app/console-app';
 import { ServiceCalls } from './services/service-calls';
 
@@ -32,17 +34,17 @@ export class GatewayRuntimeModule {
   static forRoot(shared: GatewayShared): DynamicModule {
     return {
       module: GatewayRuntimeModule,
+      imports: [AppConfigModule.forRoot(GATEWAY_CONFIG, shared.config)],
       providers: [
         { provide: RedisStreamsClient, useValue: shared.transport },
         { provide: GATEWAY_DB, useValue: shared.pool },
-        { provide: 'GATEWAY_CONFIG', useValue: shared.config },
         { provide: GatewayAuth, useValue: shared.auth },
         { provide: CONSOLE_ROOT, useValue: shared.consoleRoot },
         ServiceCalls,
         // Every route of a public port goes through authentication (or is explicitly @Public).
         { provide: APP_GUARD, useClass: AuthGuard },
       ],
-      exports: [RedisStreamsClient, GATEWAY_DB, 'GATEWAY_CONFIG', GatewayAuth, CONSOLE_ROOT, ServiceCalls],
+      exports: [RedisStreamsClient, GATEWAY_DB, GatewayAuth, CONSOLE_ROOT, ServiceCalls],
     };
   }
 }

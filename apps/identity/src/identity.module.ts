@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServiceDatabaseModule } from '@game-wallet/database';
 import { HealthModule, postgresProbe, redisProbe } from '@game-wallet/health';
-import { APP_REDIS, AppRuntime, MetricsController, RuntimeModule } from '@game-wallet/http';
+import { APP_REDIS, AppConfigModule, AppRuntime, MetricsController, RuntimeModule } from '@game-wallet/http';
 import { pingControllerFor } from '@game-wallet/transport';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
@@ -11,7 +11,7 @@ import { IdentityConfig } from './config';
 import { identityDataSourceOptions } from './database/data-source-options';
 import { GamesModule } from './games/games.module';
 import { IdentityBootstrap } from './identity-bootstrap';
-import { IdentityConfigModule } from './identity-config.module';
+import { IDENTITY_CONFIG } from './identity-config.token';
 import { OperatorsModule } from './operators/operators.module';
 import { ProfilesModule } from './profiles/profiles.module';
 import { TokensModule } from './tokens/tokens.module';
@@ -24,7 +24,7 @@ export class IdentityModule {
       module: IdentityModule,
       imports: [
         RuntimeModule.forRoot(runtime),
-        IdentityConfigModule.forRoot(config),
+        AppConfigModule.forRoot(IDENTITY_CONFIG, config),
         ServiceDatabaseModule.forRoot(identityDataSourceOptions(config.databaseUrl), config.migrations),
         HealthModule.forRoot({
           inject: [DataSource, APP_REDIS],

@@ -1,13 +1,14 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServiceDatabaseModule } from '@game-wallet/database';
 import { HealthModule, postgresProbe, redisProbe } from '@game-wallet/health';
-import { APP_REDIS, AppRuntime, MetricsController, RuntimeModule } from '@game-wallet/http';
+import { APP_REDIS, AppConfigModule, AppRuntime, MetricsController, RuntimeModule } from '@game-wallet/http';
 import { pingControllerFor } from '@game-wallet/transport';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { WalletConfig } from './config';
 import { walletDataSourceOptions } from './database/data-source-options';
 import { MasterKeysModule } from './keys/master-keys.module';
+import { WALLET_CONFIG } from './wallet-config.token';
 import { PoliciesModule } from './policies/policies.module';
 import { SignaturesModule } from './signatures/signatures.module';
 import { WalletsModule } from './wallets/wallets.module';
@@ -25,6 +26,7 @@ export class WalletModule {
           inject: [DataSource, APP_REDIS],
           useFactory: (dataSource: DataSource, redis: Redis) => [postgresProbe((sql) => dataSource.query(sql)), redisProbe(redis)],
         }),
+        AppConfigModule.forRoot(WALLET_CONFIG, config),
         MasterKeysModule.forRoot(config),
         WalletsModule,
         PoliciesModule,

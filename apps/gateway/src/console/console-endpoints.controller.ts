@@ -3,6 +3,7 @@ import { Authenticated } from '@game-wallet/auth';
 import { ConsoleEndpointsView } from '@game-wallet/contracts';
 import type { FastifyRequest } from 'fastify';
 import { GatewayConfig } from '../config';
+import { GATEWAY_CONFIG } from '../gateway-config.token';
 
 /**
  * The platform's public addresses for the console's examples: `PUBLIC_BASE_URL`/`PUBLIC_CORE_URL` when set, else the
@@ -19,7 +20,7 @@ export function publicEndpoints(config: GatewayConfig, request: FastifyRequest):
 @Controller('v1/console/endpoints')
 @Authenticated({ console: true })
 export class ConsoleEndpointsController {
-  constructor(@Inject('GATEWAY_CONFIG') private readonly config: GatewayConfig) {}
+  constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
 
   @Get()
   endpoints(@Req() request: FastifyRequest): ConsoleEndpointsView {

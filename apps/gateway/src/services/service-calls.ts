@@ -3,6 +3,7 @@ import { Pattern, Principal, RequestOf, ResponseOf } from '@game-wallet/contract
 import { RedisStreamsClient } from '@game-wallet/transport';
 import type { FastifyRequest } from 'fastify';
 import { GatewayConfig } from '../config';
+import { GATEWAY_CONFIG } from '../gateway-config.token';
 
 /**
  * The one way gateway routes reach a service: a typed call on a message pattern, carrying the caller's principal and
@@ -13,7 +14,7 @@ import { GatewayConfig } from '../config';
 export class ServiceCalls {
   constructor(
     private readonly transport: RedisStreamsClient,
-    @Inject('GATEWAY_CONFIG') private readonly config: GatewayConfig,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
   call<P extends Pattern>(

@@ -1,6 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { WalletConfig } from '../config';
-import { WALLET_CONFIG } from '../wallet-config.token';
 import { MASTER_KEYS, masterKeysProvider } from './master-keys';
 
 /** The configuration and the master keys, for every feature of the wallet service. */
@@ -10,8 +9,8 @@ export class MasterKeysModule {
   static forRoot(config: WalletConfig): DynamicModule {
     return {
       module: MasterKeysModule,
-      providers: [masterKeysProvider(config), { provide: WALLET_CONFIG, useValue: config }],
-      exports: [MASTER_KEYS, WALLET_CONFIG],
+      providers: [masterKeysProvider(config)],
+      exports: [MASTER_KEYS],
     };
   }
 }

@@ -10,12 +10,18 @@ import { RateDecision } from './rate-limiter';
 /** Routes as a controller declares them: the guard reads only their decorators. */
 class Routes {
   @Public()
-  health(): void {}
+  health(): string {
+    return 'ok';
+  }
 
   @Authenticated({ apiKey: true })
-  players(): void {}
+  players(): string {
+    return 'players';
+  }
 
-  forgotten(): void {}
+  forgotten(): string {
+    return 'open';
+  }
 }
 
 const GAME_KEY: Principal = { kind: 'apiKey', applicationId: 'game-a', keyId: 'key-1' };
@@ -26,7 +32,10 @@ class FakeAuth {
   asked: AuthRequirement[] = [];
   answer: () => Principal | Promise<Principal> = () => GAME_KEY;
   decision: RateDecision | undefined = allowed();
-  refuseBlockedClient(): void {}
+  blockedChecks = 0;
+  refuseBlockedClient(): void {
+    this.blockedChecks += 1;
+  }
   authenticate(_credentials: unknown, requirement: AuthRequirement): Principal | Promise<Principal> {
     this.asked.push(requirement);
     return this.answer();

@@ -1,24 +1,6 @@
 import 'reflect-metadata';
-import { TransportKeyring } from '@game-wallet/transport';
-import { DatabaseOutage, ensureDatabase } from '@game-wallet/database';
-import { runMain, startService } from '@game-wallet/http';
+import { runDatabaseService } from '@game-wallet/http';
 import { loadIdentityConfig } from './config';
 import { IdentityModule } from './identity.module';
 
-runMain('identity', async () => {
-  const config = loadIdentityConfig(process.env);
-  if (config.nodeEnv !== 'production') {
-    await ensureDatabase(config.databaseUrl);
-  }
-  await startService({
-    service: 'identity',
-    logLevel: config.logLevel,
-    redisUrl: config.redisUrl,
-    keyPrefix: config.keyPrefix,
-    port: config.port,
-    transportKeyring: TransportKeyring.fromConfig(config.transportKeys, config.dataDir),
-    // A database outage answers 503 SERVICE_UNAVAILABLE with Retry-After, not 500.
-    translateError: new DatabaseOutage().translate,
-    module: (runtime) => IdentityModule.forRoot(config, runtime),
-  });
-});
+runDatabaseService('identity', loadIdentityConfig, (config, runtime) => IdentityModule.forRoot(config, runtime));

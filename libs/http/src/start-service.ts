@@ -1,9 +1,11 @@
 import { AppMetrics, createRootLogger } from '@game-wallet/observability';
 import { ServiceName } from '@game-wallet/contracts';
-import { LogLevel } from '@game-wallet/config';
+import { LogLevel, ServiceConfig } from '@game-wallet/config';
+import { DatabaseOutage, ensureDatabase } from '@game-wallet/database';
 import { RedisStreamsServer, TransportKeyring, createFailFastRedis } from '@game-wallet/transport';
 import { DynamicModule } from '@nestjs/common';
 import { createHttpApp } from './create-http-app';
+import { runMain } from './run-main';
 import type { ErrorTranslator } from './http-error.filter';
 import { AppRuntime } from './runtime.module';
 
@@ -71,4 +73,32 @@ export async function startService(options: ServiceStartOptions): Promise<{ clos
     });
   }
   return { close };
+}
+
+/**
+ * The whole `main` of an internal service with a database (identity, wallet, core): its configuration validated once,
+ * its database made in development, then {@link startService} with the transport keys and a database outage
+ * answered as 503 `SERVICE_UNAVAILABLE` with `Retry-After` (not 500).
+ */
+export function runDatabaseService<C extends ServiceConfig>(
+  service: ServiceName,
+  loadConfig: (env: NodeJS.ProcessEnv) => C,
+  module: (config: C, runtime: AppRuntime) => DynamicModule,
+): void {
+  runMain(service, async () => {
+    const config = loadConfig(process.env);
+    if (config.nodeEnv !== 'production') {
+      await ensureDatabase(config.databaseUrl);
+    }
+    await startService({
+      service,
+      logLevel: config.logLevel,
+      redisUrl: config.redisUrl,
+      keyPrefix: config.keyPrefix,
+      port: config.port,
+      transportKeyring: TransportKeyring.fromConfig(config.transportKeys, config.dataDir),
+      translateError: new DatabaseOutage().translate,
+      module: (runtime) => module(config, runtime),
+    });
+  });
 }

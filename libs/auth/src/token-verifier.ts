@@ -10,6 +10,7 @@ import {
   RevocationCursors,
   RevocationList,
   broadcastChannel,
+  isUuid,
 } from '@game-wallet/contracts';
 import { decodeJwt, verifyEs256 } from '@game-wallet/crypto';
 import { BroadcastSubscriber, RedisStreamsClient } from '@game-wallet/transport';
@@ -33,7 +34,6 @@ interface CheckedToken {
   claims: Record<string, unknown>;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const REFRESH_INTERVAL_MS = 5 * 60_000;
 /** Revocations are reloaded this often, so one whose broadcast was missed still takes effect. */
 const REVOCATIONS_RELOAD_MS = 30_000;
@@ -45,7 +45,7 @@ const UNKNOWN_KID_REFRESH_MS = 5_000;
 /** The issue time of a token in ms: from its UUIDv7 `jti` (48-bit ms timestamp), else from `iat`. */
 export function issuedAtMs(claims: Record<string, unknown>): number {
   const jti = claims.jti;
-  if (typeof jti === 'string' && UUID.test(jti) && jti[14] === '7') {
+  if (typeof jti === 'string' && isUuid(jti) && jti[14] === '7') {
     return parseInt(jti.slice(0, 8) + jti.slice(9, 13), 16);
   }
   return typeof claims.iat === 'number' ? claims.iat * 1000 : 0;

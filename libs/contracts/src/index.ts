@@ -7,6 +7,7 @@ export * from './patterns';
 export * from './principal';
 export * from './services';
 export * from './paging';
+export * from './ids';
 export * from './wallet';
 export * from './console-password';
 export type * from './api-documents';

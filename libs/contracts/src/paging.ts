@@ -1,10 +1,9 @@
 import { AppError } from './app-error';
+import { isUuid } from './ids';
 import { Page } from './identity';
 
 /** List sizes of the console API (SPEC §5): 1–100, default 50. */
 export const PAGE_LIMIT = { min: 1, max: 100, default: 50 } as const;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Cursors are opaque to clients: the id of the last item returned, base64url-encoded. */
 export function encodeCursor(id: string): string {
@@ -17,7 +16,7 @@ export function decodeCursor(cursor: string | undefined): string | undefined {
     return undefined;
   }
   const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!UUID.test(id)) {
+  if (!isUuid(id)) {
     throw new AppError('INVALID_QUERY', 'cursor is not valid');
   }
   return id;

@@ -1,7 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
 import { Authenticated, CurrentPrincipal } from '@game-wallet/auth';
-import { ApiKeyView, AppError, AuditEntryView, ConsolePlayerView, CreatedApiKeyView, GameSummaryView, GameView, PATTERNS, SigningPolicy, Page, Principal, encodeCursor } from '@game-wallet/contracts';
-import { isUuid } from '@game-wallet/database';
+import { ApiKeyView, AppError, AuditEntryView, ConsolePlayerView, CreatedApiKeyView, GameSummaryView, GameView, PATTERNS, SigningPolicy, Page, Principal, encodeCursor, isUuid } from '@game-wallet/contracts';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ServiceCalls } from '../services/service-calls';

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { runDatabaseService } from '@game-wallet/http';
+import { runDatabaseService } from '@game-wallet/service';
 import { loadCoreConfig } from './config';
 import { CoreModule } from './core.module';
 

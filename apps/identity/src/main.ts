@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { runDatabaseService } from '@game-wallet/http';
+import { runDatabaseService } from '@game-wallet/service';
 import { loadIdentityConfig } from './config';
 import { IdentityModule } from './identity.module';
 

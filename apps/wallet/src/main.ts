@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { runDatabaseService } from '@game-wallet/http';
+import { runDatabaseService } from '@game-wallet/service';
 import { loadWalletConfig } from './config';
 import { WalletModule } from './wallet.module';
 

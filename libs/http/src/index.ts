@@ -4,7 +4,6 @@ export * from './http-observability';
 export * from './metrics.controller';
 export * from './run-main';
 export * from './runtime.module';
-export * from './start-service';
 export * from './json-body';
 export * from './public-route';
 export * from './app-config.module';

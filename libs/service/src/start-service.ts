@@ -4,10 +4,7 @@ import { LogLevel, ServiceConfig } from '@game-wallet/config';
 import { DatabaseOutage, ensureDatabase } from '@game-wallet/database';
 import { RedisStreamsServer, TransportKeyring, createFailFastRedis } from '@game-wallet/transport';
 import { DynamicModule } from '@nestjs/common';
-import { createHttpApp } from './create-http-app';
-import { runMain } from './run-main';
-import type { ErrorTranslator } from './http-error.filter';
-import { AppRuntime } from './runtime.module';
+import { AppRuntime, ErrorTranslator, createHttpApp, runMain } from '@game-wallet/http';
 
 export interface ServiceStartOptions {
   service: ServiceName;

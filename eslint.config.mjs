@@ -33,6 +33,9 @@ export default tseslint.config(
             // Build tooling and the transport's own suites may use any lib (tests and checks of what ships).
             { sourceTag: 'type:tools', onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:infra', 'type:runtime', 'type:feature', 'type:client', 'type:testing'] },
             { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:infra', 'type:runtime', 'type:feature', 'type:client', 'type:testing'] },
+            // The HTTP conventions (error shape, body limits, metrics route) serve the gateway too, which only calls
+            // the transport: they must not need it.
+            { sourceTag: 'role:http', notDependOnLibsWithTags: ['role:transport'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
             { sourceTag: 'scope:identity', onlyDependOnLibsWithTags: ['scope:identity', 'scope:shared'] },

@@ -1,7 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServiceDatabaseModule } from '@game-wallet/database';
 import { HealthModule, postgresProbe, redisProbe } from '@game-wallet/health';
-import { APP_REDIS, AppConfigModule, AppRuntime, MetricsController, RuntimeModule } from '@game-wallet/http';
+import { ServiceRuntime } from '@game-wallet/service';
+import { APP_REDIS, AppConfigModule, MetricsController, RuntimeModule } from '@game-wallet/http';
 import { pingControllerFor } from '@game-wallet/transport';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
@@ -14,7 +15,7 @@ import { ServiceClientModule } from './service-client.module';
 /** The core service: players, and their profile and wallet made through identity and the wallet service. */
 @Module({})
 export class CoreModule {
-  static forRoot(config: CoreConfig, runtime: AppRuntime): DynamicModule {
+  static forRoot(config: CoreConfig, runtime: ServiceRuntime): DynamicModule {
     return {
       module: CoreModule,
       imports: [

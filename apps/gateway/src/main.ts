@@ -48,7 +48,7 @@ runMain('gateway', async () => {
   });
   await auth.start();
 
-  const runtime: AppRuntime = { redis, metrics, logger, transportKeyring };
+  const runtime: AppRuntime = { redis, metrics, logger };
   const consoleRoot = findBuiltConsole(config.consoleDir, logger);
   const lifecycle = { draining: false };
   const shared = { config, transport, pool, auth, consoleRoot, lifecycle };

@@ -1,7 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServiceDatabaseModule } from '@game-wallet/database';
 import { HealthModule, postgresProbe, redisProbe } from '@game-wallet/health';
-import { APP_REDIS, AppConfigModule, AppRuntime, MetricsController, RuntimeModule } from '@game-wallet/http';
+import { ServiceRuntime } from '@game-wallet/service';
+import { APP_REDIS, AppConfigModule, MetricsController, RuntimeModule } from '@game-wallet/http';
 import { pingControllerFor } from '@game-wallet/transport';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
@@ -19,7 +20,7 @@ import { TokensModule } from './tokens/tokens.module';
 /** The identity service: games, API keys, profiles, tokens, console operators, audit. */
 @Module({})
 export class IdentityModule {
-  static forRoot(config: IdentityConfig, runtime: AppRuntime): DynamicModule {
+  static forRoot(config: IdentityConfig, runtime: ServiceRuntime): DynamicModule {
     return {
       module: IdentityModule,
       imports: [

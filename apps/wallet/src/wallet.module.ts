@@ -1,7 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServiceDatabaseModule } from '@game-wallet/database';
 import { HealthModule, postgresProbe, redisProbe } from '@game-wallet/health';
-import { APP_REDIS, AppConfigModule, AppRuntime, MetricsController, RuntimeModule } from '@game-wallet/http';
+import { ServiceRuntime } from '@game-wallet/service';
+import { APP_REDIS, AppConfigModule, MetricsController, RuntimeModule } from '@game-wallet/http';
 import { pingControllerFor } from '@game-wallet/transport';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
@@ -16,7 +17,7 @@ import { WalletsModule } from './wallets/wallets.module';
 /** The wallet service: wallet keys (generation, envelope encryption), reads and signatures. */
 @Module({})
 export class WalletModule {
-  static forRoot(config: WalletConfig, runtime: AppRuntime): DynamicModule {
+  static forRoot(config: WalletConfig, runtime: ServiceRuntime): DynamicModule {
     return {
       module: WalletModule,
       imports: [

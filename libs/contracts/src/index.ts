@@ -1,4 +1,5 @@
 export * from './app-error';
+export * from './error-payload';
 export * from './broadcasts';
 export * from './envelope';
 export * from './error-codes';

@@ -1,6 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import { AppError, ERROR_STATUS, ErrorCode, ErrorPayload, isErrorPayload } from '@game-wallet/contracts';
-import { toErrorPayload } from '@game-wallet/transport';
+import { AppError, ERROR_STATUS, ErrorCode, ErrorPayload, isErrorPayload, toErrorPayload } from '@game-wallet/contracts';
 import { Observable, throwError } from 'rxjs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -99,7 +98,7 @@ export class HttpErrorFilter implements ExceptionFilter {
   catch(thrown: unknown, host: ArgumentsHost): Observable<ErrorPayload> | undefined {
     const exception = this.translateError?.(thrown) ?? thrown;
     if (host.getType() === 'rpc') {
-      return throwError(() => toErrorPayload(exception, this.logger));
+      return throwError(() => toErrorPayload(exception, (line) => this.logger.error(line)));
     }
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();

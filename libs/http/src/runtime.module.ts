@@ -1,6 +1,5 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { AppMetrics } from '@game-wallet/observability';
-import type { TransportKeyring } from '@game-wallet/transport';
 import Redis from 'ioredis';
 import type { Logger } from 'pino';
 
@@ -11,8 +10,6 @@ export interface AppRuntime {
   redis: Redis;
   metrics: AppMetrics;
   logger: Logger;
-  /** Signs and checks every transport message of this app. */
-  transportKeyring: TransportKeyring;
 }
 
 class RedisCloser implements OnApplicationShutdown {

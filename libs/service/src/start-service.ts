@@ -6,6 +6,11 @@ import { RedisStreamsServer, TransportKeyring, createFailFastRedis } from '@game
 import { DynamicModule } from '@nestjs/common';
 import { AppRuntime, ErrorTranslator, createHttpApp, runMain } from '@game-wallet/http';
 
+/** An internal service's singletons: the app's, plus the keys that sign and check its transport messages. */
+export interface ServiceRuntime extends AppRuntime {
+  transportKeyring: TransportKeyring;
+}
+
 export interface ServiceStartOptions {
   service: ServiceName;
   logLevel: LogLevel;
@@ -18,7 +23,7 @@ export interface ServiceStartOptions {
   /** Failures the service knows how to answer (see HttpErrorFilter). */
   translateError?: ErrorTranslator;
   /** Builds the root module from the process's singletons. */
-  module: (runtime: AppRuntime) => DynamicModule;
+  module: (runtime: ServiceRuntime) => DynamicModule;
 }
 
 /**
@@ -29,7 +34,7 @@ export async function startService(options: ServiceStartOptions): Promise<{ clos
   const logger = createRootLogger({ service: options.service, level: options.logLevel });
   const metrics = new AppMetrics(options.service);
   const redis = createFailFastRedis(options.redisUrl, `${options.service}:app`);
-  const runtime: AppRuntime = { redis, metrics, logger, transportKeyring: options.transportKeyring };
+  const runtime: ServiceRuntime = { redis, metrics, logger, transportKeyring: options.transportKeyring };
   const app = await createHttpApp(options.module(runtime), logger, metrics, { translateError: options.translateError });
   const server = new RedisStreamsServer({
     service: options.service,
@@ -80,7 +85,7 @@ export async function startService(options: ServiceStartOptions): Promise<{ clos
 export function runDatabaseService<C extends ServiceConfig>(
   service: ServiceName,
   loadConfig: (env: NodeJS.ProcessEnv) => C,
-  module: (config: C, runtime: AppRuntime) => DynamicModule,
+  module: (config: C, runtime: ServiceRuntime) => DynamicModule,
 ): void {
   runMain(service, async () => {
     const config = loadConfig(process.env);

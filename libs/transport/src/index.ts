@@ -1,4 +1,3 @@
-export * from './error-payload';
 export * from './redis-streams.client';
 export * from './redis-streams.context';
 export * from './redis-streams.server';

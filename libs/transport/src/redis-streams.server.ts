@@ -1,10 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { CustomTransportStrategy, MessageHandler, Server } from '@nestjs/microservices';
 import { runWithRequestId } from '@game-wallet/observability';
-import { ErrorPayload } from '@game-wallet/contracts';
+import { ErrorPayload, toErrorPayload } from '@game-wallet/contracts';
 import Redis from 'ioredis';
 import { isObservable, lastValueFrom } from 'rxjs';
-import { toErrorPayload } from './error-payload';
 import { RedisStreamsContext } from './redis-streams.context';
 import {
   DEFAULT_KEY_PREFIX,
@@ -300,7 +299,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
         const value: unknown = isObservable(result) ? await lastValueFrom(result, { defaultValue: undefined }) : result;
         reply = { i: request.i, d: value };
       } catch (error) {
-        reply = { i: request.i, e: toErrorPayload(error, this.logger) satisfies ErrorPayload };
+        reply = { i: request.i, e: toErrorPayload(error, (line) => this.logger.error(line)) satisfies ErrorPayload };
       }
       const seconds = (performance.now() - started) / 1000;
       this.serverOptions.onHandled?.(request.p, reply.e ? 'error' : 'ok', seconds);

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServiceDatabaseModule } from '@game-wallet/database';
 import { HealthModule, postgresProbe, redisProbe } from '@game-wallet/health';
-import { ServiceRuntime } from '@game-wallet/service';
+import { ServiceClientModule, ServiceRuntime } from '@game-wallet/service';
 import { APP_REDIS, AppConfigModule, MetricsController, RuntimeModule } from '@game-wallet/http';
 import { pingControllerFor } from '@game-wallet/transport';
 import Redis from 'ioredis';
@@ -10,7 +10,6 @@ import { CoreConfig } from './config';
 import { CORE_CONFIG } from './core-config.token';
 import { coreDataSourceOptions } from './database/data-source-options';
 import { PlayersModule } from './players/players.module';
-import { ServiceClientModule } from './service-client.module';
 
 /** The core service: players, and their profile and wallet made through identity and the wallet service. */
 @Module({})
@@ -26,7 +25,7 @@ export class CoreModule {
           inject: [DataSource, APP_REDIS],
           useFactory: (dataSource: DataSource, redis: Redis) => [postgresProbe((sql) => dataSource.query(sql)), redisProbe(redis)],
         }),
-        ServiceClientModule.forRoot({ redisUrl: config.redisUrl, keyPrefix: config.keyPrefix, keyring: runtime.transportKeyring }),
+        ServiceClientModule.forRoot({ name: 'core', redisUrl: config.redisUrl, keyPrefix: config.keyPrefix, keyring: runtime.transportKeyring }),
         PlayersModule,
       ],
       controllers: [MetricsController, pingControllerFor('core')],

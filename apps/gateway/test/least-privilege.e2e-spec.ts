@@ -83,8 +83,10 @@ describe('the platform under least-privilege credentials', () => {
     const token = await consoleToken(platform);
     const game = await createGame(platform, token);
     const player = await createPlayer(platform, game.key);
-    const wallet = await http<{ addresses: Record<string, string> }>('GET', `${platform.baseUrl}/v1/wallet/${player.walletId}`, { apiKey: game.key });
+    // with its profile, which the wallet service asks identity for
+    const wallet = await http<{ profile?: { id: string } }>('GET', `${platform.baseUrl}/v1/wallet/${player.walletId}?include=profile`, { apiKey: game.key });
     expect(wallet.status).toBe(200);
+    expect(wallet.body.profile?.id).toBe(player.profileId);
     for (const chain of ['evm', 'sol', 'sui']) {
       const signed = await http('POST', `${platform.baseUrl}/v1/wallet/${player.walletId}/sign`, { apiKey: game.key, body: { chain, message: 'hello' } });
       expect(signed.status).toBe(200);
@@ -116,7 +118,7 @@ describe('the platform under least-privilege credentials', () => {
       ['gateway', ['SET', `${prefix}:api-key:abc`, '{}']],
       ['gateway', ['PUBLISH', `${prefix}:events:revocations`, '{}']],
       ['wallet', ['GET', `${prefix}:api-key:abc`]],
-      ['wallet', ['XADD', `${prefix}:rpc:identity`, '*', 'r', 'x']],
+      ['wallet', ['XADD', `${prefix}:rpc:core`, '*', 'r', 'x']],
       ['wallet', ['XREADGROUP', 'GROUP', 'identity', 'x', 'STREAMS', `${prefix}:rpc:identity`, '>']],
       ['wallet', ['SUBSCRIBE', `${prefix}:reply:gateway-x`]],
       ['core', ['PUBLISH', `${prefix}:events:api-keys`, 'x']],

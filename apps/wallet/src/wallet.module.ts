@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServiceDatabaseModule } from '@game-wallet/database';
 import { HealthModule, postgresProbe, redisProbe } from '@game-wallet/health';
-import { ServiceRuntime } from '@game-wallet/service';
+import { ServiceClientModule, ServiceRuntime } from '@game-wallet/service';
 import { APP_REDIS, AppConfigModule, MetricsController, RuntimeModule } from '@game-wallet/http';
 import { pingControllerFor } from '@game-wallet/transport';
 import Redis from 'ioredis';
@@ -29,6 +29,8 @@ export class WalletModule {
         }),
         AppConfigModule.forRoot(WALLET_CONFIG, config),
         MasterKeysModule.forRoot(config),
+        // `include=profile` on a wallet read: the wallet service asks identity for the profile itself.
+        ServiceClientModule.forRoot({ name: 'wallet', redisUrl: config.redisUrl, keyPrefix: config.keyPrefix, keyring: runtime.transportKeyring }),
         WalletsModule,
         PoliciesModule,
         SignaturesModule,

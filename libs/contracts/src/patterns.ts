@@ -106,7 +106,8 @@ export interface PatternContract {
   'identity.audit.list': { request: PageRequest & { gameId: string }; response: Page<AuditEntryView> };
   'wallet.ping': { request: Record<string, never>; response: PingResponse };
   'wallet.wallets.createOrGet': { request: { profileId: string }; response: { walletId: string; created: boolean } };
-  'wallet.wallets.get': { request: { walletId: string }; response: WalletView };
+  /** With `include: 'profile'` the wallet service adds the wallet's profile (it asks identity). */
+  'wallet.wallets.get': { request: { walletId: string; include?: 'profile' }; response: WalletView & { profile?: ProfileView } };
   /** `message` is the decoded message, base64 on the wire. */
   'wallet.wallets.sign': { request: { walletId: string; chain: ChainName; message: string }; response: SignatureView };
   /** `transaction` of sol and sui: base64, as the caller sent it. */

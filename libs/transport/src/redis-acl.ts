@@ -8,7 +8,7 @@ export type RedisAclApp = (typeof REDIS_ACL_APPS)[number];
 type Service = 'identity' | 'wallet' | 'core';
 
 /** Which services an app calls over the transport, and which it serves. */
-const CALLS: Record<RedisAclApp, Service[]> = { gateway: ['identity', 'wallet', 'core'], identity: [], wallet: [], core: ['identity', 'wallet'] };
+const CALLS: Record<RedisAclApp, Service[]> = { gateway: ['identity', 'wallet', 'core'], identity: [], wallet: ['identity'], core: ['identity', 'wallet'] };
 const SERVES: Record<RedisAclApp, Service | undefined> = { gateway: undefined, identity: 'identity', wallet: 'wallet', core: 'core' };
 
 /** Commands every connection needs: the handshake ioredis runs (CLIENT SETNAME, INFO ready check, SELECT). */

@@ -11,7 +11,7 @@ import { parseSignBody, parseSignTransactionBody, parseSignTypedDataBody, parseW
 export class WalletsController {
   constructor(private readonly services: ServiceCalls) {}
 
-  /** SPEC §4.2: the wallet, optionally with its profile and only one chain's address. */
+  /** SPEC §4.2: the wallet, optionally with its profile (the wallet service adds it) and only one chain's address. */
   @Get(':walletId')
   async get(
     @Param('walletId') walletId: string,
@@ -20,17 +20,8 @@ export class WalletsController {
     @Req() request: FastifyRequest,
   ): Promise<WalletView & { profile?: ProfileView }> {
     const { includeProfile, chain } = parseWalletQuery(query);
-    const reading = this.services.call(PATTERNS.wallet.getWallet, { walletId }, principal, request);
-    // A profile token can reach only its own profile's wallet, so its profile is asked for at once, beside the
-    // wallet; with an API key the wallet names the profile. The wallet's answer (404, 403) comes first either way.
-    const ownProfile = includeProfile && principal.kind === 'profile' ? this.services.call(PATTERNS.identity.getProfile, { profileId: principal.profileId }, principal, request) : undefined;
-    ownProfile?.catch(() => undefined); // awaited below, after the wallet
-    const wallet = await reading;
-    const view: WalletView & { profile?: ProfileView } = chain ? { ...wallet, addresses: { [chain]: wallet.addresses[chain] } } : wallet;
-    if (includeProfile) {
-      view.profile = await (ownProfile ?? this.services.call(PATTERNS.identity.getProfile, { profileId: wallet.profileId }, principal, request));
-    }
-    return view;
+    const wallet = await this.services.call(PATTERNS.wallet.getWallet, { walletId, ...(includeProfile ? { include: 'profile' } : {}) }, principal, request);
+    return chain ? { ...wallet, addresses: { [chain]: wallet.addresses[chain] } } : wallet;
   }
 
   /** SPEC §11: a transaction signed by the wallet (the caller broadcasts it). */

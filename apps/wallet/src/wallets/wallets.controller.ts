@@ -1,11 +1,16 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { MessageEnvelope, PATTERNS, RequestOf, WalletAddresses, WalletView, requireApiKey, requireGameCredential, requireOperator } from '@game-wallet/contracts';
+import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
+import { MessageEnvelope, PATTERNS, ProfileView, RequestOf, WalletAddresses, WalletView, requireApiKey, requireGameCredential, requireOperator } from '@game-wallet/contracts';
+import { RedisStreamsContext } from '@game-wallet/transport';
+import { WalletProfiles } from './wallet-profiles';
 import { WalletsService, toWalletView } from './wallets.service';
 
 @Controller()
 export class WalletsController {
-  constructor(private readonly wallets: WalletsService) {}
+  constructor(
+    private readonly wallets: WalletsService,
+    private readonly profiles: WalletProfiles,
+  ) {}
 
   /** For player creation (core, with the game's API key as principal). */
   @MessagePattern(PATTERNS.wallet.createOrGetWallet)
@@ -13,9 +18,20 @@ export class WalletsController {
     return this.wallets.createOrGet(requireApiKey(principal).applicationId, payload.profileId);
   }
 
+  /** The wallet, and with `include: 'profile'` its profile: the one answer of `GET /v1/wallet/{id}?include=profile`. */
   @MessagePattern(PATTERNS.wallet.getWallet)
-  async get(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'wallet.wallets.get'>>): Promise<WalletView> {
-    return toWalletView(await this.wallets.get(payload.walletId, requireGameCredential(principal)));
+  async get(
+    @Payload() { payload, principal }: MessageEnvelope<RequestOf<'wallet.wallets.get'>>,
+    @Ctx() context: RedisStreamsContext,
+  ): Promise<WalletView & { profile?: ProfileView }> {
+    const caller = requireGameCredential(principal);
+    const withProfile = payload.include === 'profile';
+    // A profile token reaches only its own profile's wallet, so its profile is asked for at once, beside the wallet;
+    // with an API key the wallet names the profile. The wallet's answer (404, 403) comes first either way.
+    const ownProfile = withProfile && caller.kind === 'profile' ? this.profiles.read(caller.profileId, caller, context) : undefined;
+    ownProfile?.catch(() => undefined); // awaited below, after the wallet
+    const wallet = toWalletView(await this.wallets.get(payload.walletId, caller));
+    return withProfile ? { ...wallet, profile: await (ownProfile ?? this.profiles.read(wallet.profileId, caller, context)) } : wallet;
   }
 
   /** Console only: the gateway checked the session; the game id scopes the lookup. */

@@ -8,3 +8,4 @@ export * from './broadcast-subscriber';
 export * from './consumer-liveness';
 export * from './transport-keyring';
 export * from './redis-acl';
+export * from './handles.decorator';

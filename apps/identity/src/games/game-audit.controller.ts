@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { AuditEntryView, MessageEnvelope, PATTERNS, Page, RequestOf, requireOperator } from '@game-wallet/contracts';
+import { Payload } from '@nestjs/microservices';
+import { AuditEntryView, PATTERNS, Page, requireOperator } from '@game-wallet/contracts';
+import { EnvelopeOf, Handles } from '@game-wallet/transport';
 import { AuditService } from '../audit/audit.service';
 import { GamesService } from './games.service';
 
@@ -12,8 +13,8 @@ export class GameAuditController {
     private readonly games: GamesService,
   ) {}
 
-  @MessagePattern(PATTERNS.identity.listAudit)
-  async list(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'identity.audit.list'>>): Promise<Page<AuditEntryView>> {
+  @Handles(PATTERNS.identity.listAudit)
+  async list(@Payload() { payload, principal }: EnvelopeOf<'identity.audit.list'>): Promise<Page<AuditEntryView>> {
     requireOperator(principal);
     const game = await this.games.get(payload.gameId);
     return this.audit.listForGame(game.id, payload.limit, payload.cursor);

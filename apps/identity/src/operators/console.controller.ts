@@ -1,6 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { AppError, ConsoleSessionInfo, ConsoleSessionView, MessageEnvelope, PATTERNS, RequestOf, requireOperator, requireSystem } from '@game-wallet/contracts';
+import { Payload } from '@nestjs/microservices';
+import { AppError, ConsoleSessionInfo, ConsoleSessionView, PATTERNS, requireOperator, requireSystem } from '@game-wallet/contracts';
+import { EnvelopeOf, Handles } from '@game-wallet/transport';
 import { BoxKeyPair, IntegrityError, openSealed } from '@game-wallet/crypto';
 import { OperatorsService } from './operators.service';
 import { PASSWORD_BOX } from './password-box';
@@ -12,14 +13,14 @@ export class ConsoleController {
     @Inject(PASSWORD_BOX) private readonly passwordBox: BoxKeyPair,
   ) {}
 
-  @MessagePattern(PATTERNS.identity.passwordKey)
-  passwordKey(@Payload() { principal }: MessageEnvelope<RequestOf<'identity.console.passwordKey'>>): { publicKey: string } {
+  @Handles(PATTERNS.identity.passwordKey)
+  passwordKey(@Payload() { principal }: EnvelopeOf<'identity.console.passwordKey'>): { publicKey: string } {
     requireSystem(principal);
     return { publicKey: this.passwordBox.publicKey };
   }
 
-  @MessagePattern(PATTERNS.identity.signIn)
-  signIn(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'identity.console.signIn'>>): Promise<ConsoleSessionView> {
+  @Handles(PATTERNS.identity.signIn)
+  signIn(@Payload() { payload, principal }: EnvelopeOf<'identity.console.signIn'>): Promise<ConsoleSessionView> {
     requireSystem(principal);
     let passwordDigest: string;
     try {
@@ -34,13 +35,13 @@ export class ConsoleController {
     return this.operators.signIn(payload.email, passwordDigest, payload.ip);
   }
 
-  @MessagePattern(PATTERNS.identity.getSession)
-  session(@Payload() { principal }: MessageEnvelope<RequestOf<'identity.console.session'>>): Promise<ConsoleSessionInfo> {
+  @Handles(PATTERNS.identity.getSession)
+  session(@Payload() { principal }: EnvelopeOf<'identity.console.session'>): Promise<ConsoleSessionInfo> {
     return this.operators.session(requireOperator(principal));
   }
 
-  @MessagePattern(PATTERNS.identity.signOut)
-  async signOut(@Payload() { principal }: MessageEnvelope<RequestOf<'identity.console.signOut'>>): Promise<{ signedOut: true }> {
+  @Handles(PATTERNS.identity.signOut)
+  async signOut(@Payload() { principal }: EnvelopeOf<'identity.console.signOut'>): Promise<{ signedOut: true }> {
     await this.operators.signOut(requireOperator(principal));
     return { signedOut: true };
   }

@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { Jwks, MessageEnvelope, PATTERNS, RequestOf, RevocationPage, requireSystem } from '@game-wallet/contracts';
+import { Payload } from '@nestjs/microservices';
+import { Jwks, PATTERNS, RevocationPage, requireSystem } from '@game-wallet/contracts';
+import { EnvelopeOf, Handles } from '@game-wallet/transport';
 import { RevocationsService } from './revocations.service';
 import { SigningKeysService } from './signing-keys.service';
 
@@ -13,14 +14,14 @@ export class TokensController {
   ) {}
 
   /** Read from the database each time: asked right after a rotation, this replica may not have reloaded yet. */
-  @MessagePattern(PATTERNS.identity.getJwks)
+  @Handles(PATTERNS.identity.getJwks)
   async jwks(): Promise<Jwks> {
     await this.keys.reload();
     return this.keys.publicJwks();
   }
 
-  @MessagePattern(PATTERNS.identity.listRevocations)
-  list(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'identity.tokens.revocations'>>): Promise<RevocationPage> {
+  @Handles(PATTERNS.identity.listRevocations)
+  list(@Payload() { payload, principal }: EnvelopeOf<'identity.tokens.revocations'>): Promise<RevocationPage> {
     requireSystem(principal);
     return this.revocations.list(payload.after, payload.limit);
   }

@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { MessageEnvelope, PATTERNS, RequestOf, SigningPolicy, requireOperator } from '@game-wallet/contracts';
+import { Payload } from '@nestjs/microservices';
+import { PATTERNS, SigningPolicy, requireOperator } from '@game-wallet/contracts';
+import { EnvelopeOf, Handles } from '@game-wallet/transport';
 import { SigningPoliciesService } from './signing-policies.service';
 
 /** A game's signing policy, for console operators (the gateway checks the game exists first). */
@@ -8,14 +9,14 @@ import { SigningPoliciesService } from './signing-policies.service';
 export class PoliciesController {
   constructor(private readonly policies: SigningPoliciesService) {}
 
-  @MessagePattern(PATTERNS.wallet.getSigningPolicy)
-  get(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'wallet.policies.get'>>): Promise<SigningPolicy> {
+  @Handles(PATTERNS.wallet.getSigningPolicy)
+  get(@Payload() { payload, principal }: EnvelopeOf<'wallet.policies.get'>): Promise<SigningPolicy> {
     requireOperator(principal);
     return this.policies.forGame(payload.gameId);
   }
 
-  @MessagePattern(PATTERNS.wallet.putSigningPolicy)
-  put(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'wallet.policies.put'>>): Promise<SigningPolicy> {
+  @Handles(PATTERNS.wallet.putSigningPolicy)
+  put(@Payload() { payload, principal }: EnvelopeOf<'wallet.policies.put'>): Promise<SigningPolicy> {
     requireOperator(principal);
     return this.policies.put(payload.gameId, payload.policy);
   }

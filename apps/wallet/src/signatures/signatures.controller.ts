@@ -1,16 +1,7 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import {
-  AuditEntryView,
-  MessageEnvelope,
-  PATTERNS,
-  Page,
-  RequestOf,
-  SignatureView,
-  SignedTransactionView,
-  requireGameCredential,
-  requireOperator,
-} from '@game-wallet/contracts';
+import { Payload } from '@nestjs/microservices';
+import { AuditEntryView, PATTERNS, Page, SignatureView, SignedTransactionView, requireGameCredential, requireOperator } from '@game-wallet/contracts';
+import { EnvelopeOf, Handles } from '@game-wallet/transport';
 import { SignaturesService } from './signatures.service';
 import { SigningService } from './signing.service';
 
@@ -21,24 +12,24 @@ export class SignaturesController {
     private readonly signatures: SignaturesService,
   ) {}
 
-  @MessagePattern(PATTERNS.wallet.signTransaction)
-  signTransaction(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'wallet.wallets.signTransaction'>>): Promise<SignedTransactionView> {
+  @Handles(PATTERNS.wallet.signTransaction)
+  signTransaction(@Payload() { payload, principal }: EnvelopeOf<'wallet.wallets.signTransaction'>): Promise<SignedTransactionView> {
     const { walletId, ...request } = payload;
     return this.signing.signTransaction(walletId, request, requireGameCredential(principal));
   }
 
-  @MessagePattern(PATTERNS.wallet.signTypedData)
-  signTypedData(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'wallet.wallets.signTypedData'>>): Promise<SignatureView> {
+  @Handles(PATTERNS.wallet.signTypedData)
+  signTypedData(@Payload() { payload, principal }: EnvelopeOf<'wallet.wallets.signTypedData'>): Promise<SignatureView> {
     return this.signing.signTypedData(payload.walletId, payload.typedData, requireGameCredential(principal));
   }
 
-  @MessagePattern(PATTERNS.wallet.sign)
-  sign(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'wallet.wallets.sign'>>): Promise<SignatureView> {
+  @Handles(PATTERNS.wallet.sign)
+  sign(@Payload() { payload, principal }: EnvelopeOf<'wallet.wallets.sign'>): Promise<SignatureView> {
     return this.signing.sign(payload.walletId, payload.chain, Buffer.from(payload.message, 'base64'), requireGameCredential(principal));
   }
 
-  @MessagePattern(PATTERNS.wallet.listSignatures)
-  listSignatures(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'wallet.signatures.list'>>): Promise<Page<AuditEntryView>> {
+  @Handles(PATTERNS.wallet.listSignatures)
+  listSignatures(@Payload() { payload, principal }: EnvelopeOf<'wallet.signatures.list'>): Promise<Page<AuditEntryView>> {
     requireOperator(principal);
     return this.signatures.list(payload.gameId, payload.limit, payload.cursor);
   }

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
-import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
-import { MessageEnvelope, PATTERNS, ProfileView, RequestOf, WalletAddresses, WalletView, requireApiKey, requireGameCredential, requireOperator } from '@game-wallet/contracts';
-import { RedisStreamsContext } from '@game-wallet/transport';
+import { Ctx, Payload } from '@nestjs/microservices';
+import { PATTERNS, ProfileView, WalletAddresses, WalletView, requireApiKey, requireGameCredential, requireOperator } from '@game-wallet/contracts';
+import { EnvelopeOf, Handles, RedisStreamsContext } from '@game-wallet/transport';
 import { WalletProfiles } from './wallet-profiles';
 import { WalletsService, toWalletView } from './wallets.service';
 
@@ -13,15 +13,15 @@ export class WalletsController {
   ) {}
 
   /** For player creation (core, with the game's API key as principal). */
-  @MessagePattern(PATTERNS.wallet.createOrGetWallet)
-  createOrGet(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'wallet.wallets.createOrGet'>>): Promise<{ walletId: string; created: boolean }> {
+  @Handles(PATTERNS.wallet.createOrGetWallet)
+  createOrGet(@Payload() { payload, principal }: EnvelopeOf<'wallet.wallets.createOrGet'>): Promise<{ walletId: string; created: boolean }> {
     return this.wallets.createOrGet(requireApiKey(principal).applicationId, payload.profileId);
   }
 
   /** The wallet, and with `include: 'profile'` its profile: the one answer of `GET /v1/wallet/{id}?include=profile`. */
-  @MessagePattern(PATTERNS.wallet.getWallet)
+  @Handles(PATTERNS.wallet.getWallet)
   async get(
-    @Payload() { payload, principal }: MessageEnvelope<RequestOf<'wallet.wallets.get'>>,
+    @Payload() { payload, principal }: EnvelopeOf<'wallet.wallets.get'>,
     @Ctx() context: RedisStreamsContext,
   ): Promise<WalletView & { profile?: ProfileView }> {
     const caller = requireGameCredential(principal);
@@ -35,8 +35,8 @@ export class WalletsController {
   }
 
   /** Console only: the gateway checked the session; the game id scopes the lookup. */
-  @MessagePattern(PATTERNS.wallet.addresses)
-  addresses(@Payload() { payload, principal }: MessageEnvelope<RequestOf<'wallet.wallets.addresses'>>): Promise<Record<string, WalletAddresses>> {
+  @Handles(PATTERNS.wallet.addresses)
+  addresses(@Payload() { payload, principal }: EnvelopeOf<'wallet.wallets.addresses'>): Promise<Record<string, WalletAddresses>> {
     requireOperator(principal);
     return this.wallets.addresses(payload.gameId, payload.walletIds);
   }

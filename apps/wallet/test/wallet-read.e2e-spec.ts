@@ -1,5 +1,5 @@
 import { PlayerView, WalletView } from '@game-wallet/contracts';
-import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, http, profileJwt } from '@game-wallet/testing';
+import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, http, profileJwt, waitFor } from '@game-wallet/testing';
 
 /** SPEC §4.2: the wallet read, its `include` and `chain` queries, and who may read what. */
 describe('wallet read', () => {
@@ -43,6 +43,20 @@ describe('wallet read', () => {
     const response = await read('?include=profile&chain=sol&unrelated=1');
     expect(response.body.profile).toEqual({ id: player.profileId, applicationId: game.gameId, createdAt: expect.any(String) });
     expect(Object.keys(response.body.addresses)).toEqual(['sol']);
+  });
+
+  it("carries the request's id to every service on the way: the wallet service and identity, which it asks for the profile", async () => {
+    const requestId = `trace-${Date.now()}`;
+    expect((await http('GET', `${platform.baseUrl}/v1/wallet/${player.walletId}?include=profile`, { apiKey: game.key, headers: { 'x-request-id': requestId } })).status).toBe(200);
+    const handled = (app: 'wallet' | 'identity', pattern: string) =>
+      waitFor(() => platform.process(app).jsonLines().find((line) => line.requestId === requestId && String(line.msg).startsWith(`${pattern} ok`)), 5000, `${app}'s line`);
+    await Promise.all([handled('wallet', 'wallet.wallets.get'), handled('identity', 'identity.profiles.get')]);
+  });
+
+  it("never adds another profile's profile: a foreign token's read with ?include=profile is 403", async () => {
+    const neighbourJwt = await profileJwt(platform, neighbour.profileId, game.key);
+    const response = await read('?include=profile', { bearer: neighbourJwt });
+    expect([response.status, response.body.code, response.body.profile]).toEqual([403, 'FORBIDDEN', undefined]);
   });
 
   it.each([['?include=wallet'], ['?include='], ['?chain=btc'], ['?chain=EVM'], ['?chain=evm&chain=sol']])('refuses %s with 400 INVALID_QUERY', async (query) => {

@@ -19,11 +19,22 @@ export const Authenticated = (requirement: AuthRequirement): MethodDecorator & C
 
 export type AuthenticatedRequest = FastifyRequest & { principal?: Principal };
 
-/** The authenticated caller of this request. */
-export const CurrentPrincipal = createParamDecorator((_: unknown, context: ExecutionContext): Principal => {
-  const principal = context.switchToHttp().getRequest<AuthenticatedRequest>().principal;
+/** Whom a service call is made for: the request's principal, and its id (which every service logs on the way). */
+export interface ServiceCaller {
+  principal: Principal;
+  requestId: string;
+}
+
+/**
+ * The caller of this request, as `ServiceCalls` takes it: the authenticated principal and the request id. A route
+ * without `@Authenticated` has no principal (using `@Caller()` there is a programming error); `@Caller('system')` on a
+ * public route (sign-in, health) calls as the platform itself.
+ */
+export const Caller = createParamDecorator((as: 'system' | undefined, context: ExecutionContext): ServiceCaller => {
+  const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+  const principal: Principal | undefined = as === 'system' ? { kind: 'system' } : request.principal;
   if (!principal) {
-    throw new Error('CurrentPrincipal used on a route without @Authenticated');
+    throw new Error('@Caller() used on a route without @Authenticated');
   }
-  return principal;
+  return { principal, requestId: request.id };
 });

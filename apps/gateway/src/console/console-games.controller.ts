@@ -1,7 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
-import { Authenticated, CurrentPrincipal } from '@game-wallet/auth';
-import { ApiKeyView, AppError, AuditEntryView, ConsolePlayerView, CreatedApiKeyView, GameSummaryView, GameView, PATTERNS, SigningPolicy, Page, Principal, encodeCursor, isUuid } from '@game-wallet/contracts';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { Authenticated, Caller, ServiceCaller } from '@game-wallet/auth';
+import { ApiKeyView, AppError, AuditEntryView, ConsolePlayerView, CreatedApiKeyView, GameSummaryView, GameView, PATTERNS, SigningPolicy, Page, encodeCursor, isUuid } from '@game-wallet/contracts';
 import { z } from 'zod';
 import { ServiceCalls } from '../services/service-calls';
 import { nameField, parseBody, parsePageQuery, parseQuery } from '../validation';
@@ -30,28 +29,28 @@ export class ConsoleGamesController {
   constructor(private readonly services: ServiceCalls) {}
 
   @Get()
-  list(@Query() query: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<Page<GameSummaryView>> {
-    return this.services.call(PATTERNS.identity.listGames, parsePageQuery(query), principal, request);
+  list(@Query() query: unknown, @Caller() caller: ServiceCaller): Promise<Page<GameSummaryView>> {
+    return this.services.call(PATTERNS.identity.listGames, parsePageQuery(query), caller);
   }
 
   @Post()
-  create(@Body() body: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<GameView> {
-    return this.services.call(PATTERNS.identity.createGame, parseBody(createGameBody, body), principal, request);
+  create(@Body() body: unknown, @Caller() caller: ServiceCaller): Promise<GameView> {
+    return this.services.call(PATTERNS.identity.createGame, parseBody(createGameBody, body), caller);
   }
 
   @Get(':gameId')
-  get(@Param('gameId') gameId: string, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<GameView> {
-    return this.services.call(PATTERNS.identity.getGame, { gameId }, principal, request);
+  get(@Param('gameId') gameId: string, @Caller() caller: ServiceCaller): Promise<GameView> {
+    return this.services.call(PATTERNS.identity.getGame, { gameId }, caller);
   }
 
   @Get(':gameId/api-keys')
-  listKeys(@Param('gameId') gameId: string, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<{ items: ApiKeyView[] }> {
-    return this.services.call(PATTERNS.identity.listApiKeys, { gameId }, principal, request);
+  listKeys(@Param('gameId') gameId: string, @Caller() caller: ServiceCaller): Promise<{ items: ApiKeyView[] }> {
+    return this.services.call(PATTERNS.identity.listApiKeys, { gameId }, caller);
   }
 
   @Post(':gameId/api-keys')
-  createKey(@Param('gameId') gameId: string, @Body() body: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<CreatedApiKeyView> {
-    return this.services.call(PATTERNS.identity.createApiKey, { gameId, ...parseBody(createKeyBody, body) }, principal, request);
+  createKey(@Param('gameId') gameId: string, @Body() body: unknown, @Caller() caller: ServiceCaller): Promise<CreatedApiKeyView> {
+    return this.services.call(PATTERNS.identity.createApiKey, { gameId, ...parseBody(createKeyBody, body) }, caller);
   }
 
   @Patch(':gameId/api-keys/:keyId')
@@ -59,10 +58,9 @@ export class ConsoleGamesController {
     @Param('gameId') gameId: string,
     @Param('keyId') keyId: string,
     @Body() body: unknown,
-    @CurrentPrincipal() principal: Principal,
-    @Req() request: FastifyRequest,
+    @Caller() caller: ServiceCaller,
   ): Promise<ApiKeyView> {
-    return this.services.call(PATTERNS.identity.updateApiKey, { gameId, keyId, ...parseBody(updateKeyBody, body) }, principal, request);
+    return this.services.call(PATTERNS.identity.updateApiKey, { gameId, keyId, ...parseBody(updateKeyBody, body) }, caller);
   }
 
   /** `?revokeTokens=true` also revokes every profile token the key issued (SPEC §11). */
@@ -72,38 +70,37 @@ export class ConsoleGamesController {
     @Param('gameId') gameId: string,
     @Param('keyId') keyId: string,
     @Query() query: unknown,
-    @CurrentPrincipal() principal: Principal,
-    @Req() request: FastifyRequest,
+    @Caller() caller: ServiceCaller,
   ): Promise<void> {
     const revokeTokens = parseQuery(deleteKeyQuery, query).revokeTokens === 'true';
-    await this.services.call(PATTERNS.identity.deleteApiKey, { gameId, keyId, revokeTokens }, principal, request);
+    await this.services.call(PATTERNS.identity.deleteApiKey, { gameId, keyId, revokeTokens }, caller);
   }
 
   /** The game's audit trail, newest first: identity's events and the wallet service's signatures, merged by time. */
   @Get(':gameId/audit')
-  async audit(@Param('gameId') gameId: string, @Query() query: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<Page<AuditEntryView>> {
+  async audit(@Param('gameId') gameId: string, @Query() query: unknown, @Caller() caller: ServiceCaller): Promise<Page<AuditEntryView>> {
     const page = parsePageQuery(query);
     requireGameIdShape(gameId);
     const [identity, wallet] = await inOrderOfPrecedence(
-      this.services.call(PATTERNS.identity.listAudit, { gameId, ...page }, principal, request),
-      this.services.call(PATTERNS.wallet.listSignatures, { gameId, ...page }, principal, request),
+      this.services.call(PATTERNS.identity.listAudit, { gameId, ...page }, caller),
+      this.services.call(PATTERNS.wallet.listSignatures, { gameId, ...page }, caller),
     );
     return mergeNewestFirst([identity, wallet], page.limit);
   }
 
   /** The game's signing policy (SPEC §11); a game that never set one has the default. */
   @Get(':gameId/signing-policy')
-  async signingPolicy(@Param('gameId') gameId: string, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<SigningPolicy> {
-    const game = await this.services.call(PATTERNS.identity.getGame, { gameId }, principal, request);
-    return this.services.call(PATTERNS.wallet.getSigningPolicy, { gameId: game.id }, principal, request);
+  async signingPolicy(@Param('gameId') gameId: string, @Caller() caller: ServiceCaller): Promise<SigningPolicy> {
+    const game = await this.services.call(PATTERNS.identity.getGame, { gameId }, caller);
+    return this.services.call(PATTERNS.wallet.getSigningPolicy, { gameId: game.id }, caller);
   }
 
   /** Replaces the game's signing policy; every wallet service replica applies it within a second. */
   @Put(':gameId/signing-policy')
-  async putSigningPolicy(@Param('gameId') gameId: string, @Body() body: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<SigningPolicy> {
+  async putSigningPolicy(@Param('gameId') gameId: string, @Body() body: unknown, @Caller() caller: ServiceCaller): Promise<SigningPolicy> {
     const policy = parseSigningPolicy(body);
-    const game = await this.services.call(PATTERNS.identity.getGame, { gameId }, principal, request);
-    return this.services.call(PATTERNS.wallet.putSigningPolicy, { gameId: game.id, policy }, principal, request);
+    const game = await this.services.call(PATTERNS.identity.getGame, { gameId }, caller);
+    return this.services.call(PATTERNS.wallet.putSigningPolicy, { gameId: game.id, policy }, caller);
   }
 
   /** The game's players (exact `uniqueId` filter, paged), each with its wallet's addresses. */
@@ -111,20 +108,19 @@ export class ConsoleGamesController {
   async players(
     @Param('gameId') gameId: string,
     @Query() query: Record<string, unknown>,
-    @CurrentPrincipal() principal: Principal,
-    @Req() request: FastifyRequest,
+    @Caller() caller: ServiceCaller,
   ): Promise<Page<ConsolePlayerView>> {
     const page = parsePageQuery(query);
     const uniqueId = typeof query.uniqueId === 'string' && query.uniqueId !== '' ? query.uniqueId : undefined;
     requireGameIdShape(gameId);
     const [, players] = await inOrderOfPrecedence(
-      this.services.call(PATTERNS.identity.getGame, { gameId }, principal, request),
-      this.services.call(PATTERNS.core.listPlayers, { gameId, uniqueId, ...page }, principal, request),
+      this.services.call(PATTERNS.identity.getGame, { gameId }, caller),
+      this.services.call(PATTERNS.core.listPlayers, { gameId, uniqueId, ...page }, caller),
     );
     const addresses =
       players.items.length === 0
         ? {}
-        : await this.services.call(PATTERNS.wallet.addresses, { gameId, walletIds: players.items.map((player) => player.walletId) }, principal, request);
+        : await this.services.call(PATTERNS.wallet.addresses, { gameId, walletIds: players.items.map((player) => player.walletId) }, caller);
     return { items: players.items.map((player) => ({ ...player, addresses: addresses[player.walletId] ?? null })), nextCursor: players.nextCursor };
   }
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { Authenticated, CONSOLE_COOKIE, CurrentPrincipal } from '@game-wallet/auth';
+import { Authenticated, CONSOLE_COOKIE, Caller, ServiceCaller } from '@game-wallet/auth';
 import { Public } from '@game-wallet/http';
-import { ConsoleSessionInfo, ConsoleSessionView, PATTERNS, Principal, consolePasswordDigest, normalizeEmail } from '@game-wallet/contracts';
+import { ConsoleSessionInfo, ConsoleSessionView, PATTERNS, consolePasswordDigest, normalizeEmail } from '@game-wallet/contracts';
 import { sealTo } from '@game-wallet/crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -23,17 +23,21 @@ export class ConsoleSessionController {
   @Post()
   @HttpCode(200)
   @Public()
-  async signIn(@Body() body: unknown, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ConsoleSessionView> {
+  async signIn(
+    @Body() body: unknown,
+    @Caller('system') caller: ServiceCaller,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ConsoleSessionView> {
     const { email, password } = parseBody(signInBody, body);
     const normalized = normalizeEmail(email);
     // Sealed to identity's key: what crosses Redis is no cheaper to attack than identity's stored hash.
-    const { publicKey } = await this.services.call(PATTERNS.identity.passwordKey, {}, { kind: 'system' }, request);
+    const { publicKey } = await this.services.call(PATTERNS.identity.passwordKey, {}, caller);
     const sealedPassword = sealTo(publicKey, Buffer.from(consolePasswordDigest(email, password)), Buffer.from(normalized));
     const session = await this.services.call(
       PATTERNS.identity.signIn,
       { email: normalized, sealedPassword, ip: request.ip },
-      { kind: 'system' },
-      request,
+      caller,
       SIGN_IN_DEADLINE_MS,
     );
     void reply.setCookie(CONSOLE_COOKIE, session.token, {
@@ -48,15 +52,15 @@ export class ConsoleSessionController {
 
   @Get()
   @Authenticated({ console: true })
-  current(@CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<ConsoleSessionInfo> {
-    return this.services.call(PATTERNS.identity.getSession, {}, principal, request);
+  current(@Caller() caller: ServiceCaller): Promise<ConsoleSessionInfo> {
+    return this.services.call(PATTERNS.identity.getSession, {}, caller);
   }
 
   @Delete()
   @HttpCode(204)
   @Authenticated({ console: true })
-  async signOut(@CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
-    await this.services.call(PATTERNS.identity.signOut, {}, principal, request);
+  async signOut(@Caller() caller: ServiceCaller, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    await this.services.call(PATTERNS.identity.signOut, {}, caller);
     void reply.clearCookie(CONSOLE_COOKIE, { path: '/' });
   }
 }

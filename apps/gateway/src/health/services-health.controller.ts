@@ -1,10 +1,10 @@
-import { Controller, Get, Req, Res } from '@nestjs/common';
+import { Controller, Get, Res } from '@nestjs/common';
+import { Caller, ServiceCaller } from '@game-wallet/auth';
 import { Public } from '@game-wallet/http';
-
 import { PATTERNS, SERVICE_NAMES } from '@game-wallet/contracts';
 import { HealthProbe, HealthReportService, PROBE_TIMEOUT_MS } from '@game-wallet/health';
 import { HealthCheckResult } from '@nestjs/terminus';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { ServiceCalls } from '../services/service-calls';
 
 /** `/v1/health/services`: a transport ping to each internal service, 1 s each, in the health report shape. */
@@ -17,10 +17,10 @@ export class ServicesHealthController {
   ) {}
 
   @Get()
-  async report(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<HealthCheckResult> {
+  async report(@Caller('system') caller: ServiceCaller, @Res({ passthrough: true }) reply: FastifyReply): Promise<HealthCheckResult> {
     const probes: HealthProbe[] = SERVICE_NAMES.map((service) => ({
       name: service,
-      check: () => this.services.call(PATTERNS[service].ping, {}, { kind: 'system' }, request, PROBE_TIMEOUT_MS),
+      check: () => this.services.call(PATTERNS[service].ping, {}, caller, PROBE_TIMEOUT_MS),
     }));
     const answer = await this.reports.report(probes);
     void reply.status(answer.statusCode);

@@ -1,7 +1,7 @@
-import { Body, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
-import { Authenticated, CurrentPrincipal } from '@game-wallet/auth';
-import { PATTERNS, PlayerView, Principal } from '@game-wallet/contracts';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Body, Controller, Get, Param, Post, Res } from '@nestjs/common';
+import { Authenticated, Caller, ServiceCaller } from '@game-wallet/auth';
+import { PATTERNS, PlayerView } from '@game-wallet/contracts';
+import type { FastifyReply } from 'fastify';
 import { ServiceCalls } from '../services/service-calls';
 import { parseCreatePlayer } from './player-input';
 
@@ -15,17 +15,16 @@ export class PlayersController {
   @Post('create')
   async create(
     @Body() body: unknown,
-    @CurrentPrincipal() principal: Principal,
-    @Req() request: FastifyRequest,
+    @Caller() caller: ServiceCaller,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<PlayerView> {
-    const { player, created } = await this.services.call(PATTERNS.core.createPlayer, parseCreatePlayer(body), principal, request);
+    const { player, created } = await this.services.call(PATTERNS.core.createPlayer, parseCreatePlayer(body), caller);
     void reply.status(created ? 201 : 200);
     return player;
   }
 
   @Get(':playerId')
-  get(@Param('playerId') playerId: string, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<PlayerView> {
-    return this.services.call(PATTERNS.core.getPlayer, { playerId }, principal, request);
+  get(@Param('playerId') playerId: string, @Caller() caller: ServiceCaller): Promise<PlayerView> {
+    return this.services.call(PATTERNS.core.getPlayer, { playerId }, caller);
   }
 }

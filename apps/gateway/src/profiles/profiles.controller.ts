@@ -1,7 +1,6 @@
-import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
-import { Authenticated, CurrentPrincipal } from '@game-wallet/auth';
-import { IssuedToken, PATTERNS, Principal } from '@game-wallet/contracts';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Authenticated, Caller, ServiceCaller } from '@game-wallet/auth';
+import { IssuedToken, PATTERNS } from '@game-wallet/contracts';
 import { ServiceCalls } from '../services/service-calls';
 import { parseDuration } from './authenticate-body';
 
@@ -13,15 +12,15 @@ export class ProfilesController {
   @Post(':id/authenticate')
   @HttpCode(200)
   @Authenticated({ apiKey: true, profile: true })
-  authenticate(@Param('id') id: string, @Body() body: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<IssuedToken> {
-    return this.services.call(PATTERNS.identity.authenticateProfile, { profileId: id, duration: parseDuration(body) }, principal, request);
+  authenticate(@Param('id') id: string, @Body() body: unknown, @Caller() caller: ServiceCaller): Promise<IssuedToken> {
+    return this.services.call(PATTERNS.identity.authenticateProfile, { profileId: id, duration: parseDuration(body) }, caller);
   }
 
   /** SPEC §4.5: every token of the profile issued before now is refused from now on. */
   @Post(':id/revoke')
   @HttpCode(204)
   @Authenticated({ apiKey: true })
-  async revoke(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<void> {
-    await this.services.call(PATTERNS.identity.revokeProfile, { profileId: id }, principal, request);
+  async revoke(@Param('id') id: string, @Caller() caller: ServiceCaller): Promise<void> {
+    await this.services.call(PATTERNS.identity.revokeProfile, { profileId: id }, caller);
   }
 }

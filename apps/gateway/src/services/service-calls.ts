@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Pattern, Principal, RequestOf, ResponseOf } from '@game-wallet/contracts';
+import { ServiceCaller } from '@game-wallet/auth';
+import { Pattern, RequestOf, ResponseOf } from '@game-wallet/contracts';
 import { RedisStreamsClient } from '@game-wallet/transport';
-import type { FastifyRequest } from 'fastify';
 import { GatewayConfig } from '../config';
 import { GATEWAY_CONFIG } from '../gateway-config.token';
 
@@ -20,12 +20,11 @@ export class ServiceCalls {
   call<P extends Pattern>(
     pattern: P,
     payload: RequestOf<P>,
-    principal: Principal,
-    request?: FastifyRequest,
+    { principal, requestId }: ServiceCaller,
     timeoutMs?: number,
   ): Promise<ResponseOf<P>> {
     return this.transport.call(pattern, { payload, principal }, {
-      requestId: request?.id,
+      requestId,
       timeoutMs: timeoutMs ?? this.config.serviceDeadlineMs,
     });
   }

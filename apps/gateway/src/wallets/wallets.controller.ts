@@ -1,7 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
-import { Authenticated, CurrentPrincipal } from '@game-wallet/auth';
-import { PATTERNS, Principal, ProfileView, SignatureView, SignedTransactionView, WalletView } from '@game-wallet/contracts';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Authenticated, Caller, ServiceCaller } from '@game-wallet/auth';
+import { PATTERNS, ProfileView, SignatureView, SignedTransactionView, WalletView } from '@game-wallet/contracts';
 import { ServiceCalls } from '../services/service-calls';
 import { SigningRateGuard } from './signing-rate.guard';
 import { parseSignBody, parseSignTransactionBody, parseSignTypedDataBody, parseWalletQuery } from './wallet-input';
@@ -16,11 +15,10 @@ export class WalletsController {
   async get(
     @Param('walletId') walletId: string,
     @Query() query: Record<string, unknown>,
-    @CurrentPrincipal() principal: Principal,
-    @Req() request: FastifyRequest,
+    @Caller() caller: ServiceCaller,
   ): Promise<WalletView & { profile?: ProfileView }> {
     const { includeProfile, chain } = parseWalletQuery(query);
-    const wallet = await this.services.call(PATTERNS.wallet.getWallet, { walletId, ...(includeProfile ? { include: 'profile' } : {}) }, principal, request);
+    const wallet = await this.services.call(PATTERNS.wallet.getWallet, { walletId, ...(includeProfile ? { include: 'profile' } : {}) }, caller);
     return chain ? { ...wallet, addresses: { [chain]: wallet.addresses[chain] } } : wallet;
   }
 
@@ -28,24 +26,24 @@ export class WalletsController {
   @Post(':walletId/sign-transaction')
   @UseGuards(SigningRateGuard)
   @HttpCode(200)
-  signTransaction(@Param('walletId') walletId: string, @Body() body: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<SignedTransactionView> {
-    return this.services.call(PATTERNS.wallet.signTransaction, { walletId, ...parseSignTransactionBody(body) }, principal, request);
+  signTransaction(@Param('walletId') walletId: string, @Body() body: unknown, @Caller() caller: ServiceCaller): Promise<SignedTransactionView> {
+    return this.services.call(PATTERNS.wallet.signTransaction, { walletId, ...parseSignTransactionBody(body) }, caller);
   }
 
   /** SPEC §11: EIP-712 typed data signed by the wallet. */
   @Post(':walletId/sign-typed-data')
   @UseGuards(SigningRateGuard)
   @HttpCode(200)
-  signTypedData(@Param('walletId') walletId: string, @Body() body: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<SignatureView> {
-    return this.services.call(PATTERNS.wallet.signTypedData, { walletId, typedData: parseSignTypedDataBody(body) }, principal, request);
+  signTypedData(@Param('walletId') walletId: string, @Body() body: unknown, @Caller() caller: ServiceCaller): Promise<SignatureView> {
+    return this.services.call(PATTERNS.wallet.signTypedData, { walletId, typedData: parseSignTypedDataBody(body) }, caller);
   }
 
   /** SPEC §4.5: a signature by the wallet's key on one chain. */
   @Post(':walletId/sign')
   @UseGuards(SigningRateGuard)
   @HttpCode(200)
-  sign(@Param('walletId') walletId: string, @Body() body: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<SignatureView> {
+  sign(@Param('walletId') walletId: string, @Body() body: unknown, @Caller() caller: ServiceCaller): Promise<SignatureView> {
     const { chain, message } = parseSignBody(body);
-    return this.services.call(PATTERNS.wallet.sign, { walletId, chain, message: message.toString('base64') }, principal, request);
+    return this.services.call(PATTERNS.wallet.sign, { walletId, chain, message: message.toString('base64') }, caller);
   }
 }

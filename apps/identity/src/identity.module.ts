@@ -1,11 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ServiceDatabaseModule } from '@game-wallet/database';
-import { HealthModule, postgresProbe, redisProbe } from '@game-wallet/health';
-import { ServiceRuntime } from '@game-wallet/service';
-import { APP_REDIS, AppConfigModule, MetricsController, RuntimeModule } from '@game-wallet/http';
-import { pingControllerFor } from '@game-wallet/transport';
-import Redis from 'ioredis';
-import { DataSource } from 'typeorm';
+import { ServiceRuntime, serviceModule } from '@game-wallet/service';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuditModule } from './audit/audit.module';
 import { IdentityConfig } from './config';
@@ -21,25 +15,14 @@ import { TokensModule } from './tokens/tokens.module';
 @Module({})
 export class IdentityModule {
   static forRoot(config: IdentityConfig, runtime: ServiceRuntime): DynamicModule {
-    return {
-      module: IdentityModule,
-      imports: [
-        RuntimeModule.forRoot(runtime),
-        AppConfigModule.forRoot(IDENTITY_CONFIG, config),
-        ServiceDatabaseModule.forRoot(identityDataSourceOptions(config.databaseUrl), config.migrations),
-        HealthModule.forRoot({
-          inject: [DataSource, APP_REDIS],
-          useFactory: (dataSource: DataSource, redis: Redis) => [postgresProbe((sql) => dataSource.query(sql)), redisProbe(redis)],
-        }),
-        AuditModule,
-        GamesModule,
-        ApiKeysModule,
-        TokensModule,
-        ProfilesModule,
-        OperatorsModule,
-      ],
-      controllers: [MetricsController, pingControllerFor('identity')],
+    return serviceModule(IdentityModule, {
+      service: 'identity',
+      runtime,
+      config: { token: IDENTITY_CONFIG, value: config },
+      database: identityDataSourceOptions(config.databaseUrl),
+      migrations: config.migrations,
+      imports: [AuditModule, GamesModule, ApiKeysModule, TokensModule, ProfilesModule, OperatorsModule],
       providers: [IdentityBootstrap],
-    };
+    });
   }
 }

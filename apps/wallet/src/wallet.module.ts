@@ -1,11 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ServiceDatabaseModule } from '@game-wallet/database';
-import { HealthModule, postgresProbe, redisProbe } from '@game-wallet/health';
-import { ServiceClientModule, ServiceRuntime } from '@game-wallet/service';
-import { APP_REDIS, AppConfigModule, MetricsController, RuntimeModule } from '@game-wallet/http';
-import { pingControllerFor } from '@game-wallet/transport';
-import Redis from 'ioredis';
-import { DataSource } from 'typeorm';
+import { ServiceClientModule, ServiceRuntime, serviceModule } from '@game-wallet/service';
 import { WalletConfig } from './config';
 import { walletDataSourceOptions } from './database/data-source-options';
 import { MasterKeysModule } from './keys/master-keys.module';
@@ -18,16 +12,13 @@ import { WalletsModule } from './wallets/wallets.module';
 @Module({})
 export class WalletModule {
   static forRoot(config: WalletConfig, runtime: ServiceRuntime): DynamicModule {
-    return {
-      module: WalletModule,
+    return serviceModule(WalletModule, {
+      service: 'wallet',
+      runtime,
+      config: { token: WALLET_CONFIG, value: config },
+      database: walletDataSourceOptions(config.databaseUrl),
+      migrations: config.migrations,
       imports: [
-        RuntimeModule.forRoot(runtime),
-        ServiceDatabaseModule.forRoot(walletDataSourceOptions(config.databaseUrl), config.migrations),
-        HealthModule.forRoot({
-          inject: [DataSource, APP_REDIS],
-          useFactory: (dataSource: DataSource, redis: Redis) => [postgresProbe((sql) => dataSource.query(sql)), redisProbe(redis)],
-        }),
-        AppConfigModule.forRoot(WALLET_CONFIG, config),
         MasterKeysModule.forRoot(config),
         // `include=profile` on a wallet read: the wallet service asks identity for the profile itself.
         ServiceClientModule.forRoot({ name: 'wallet', redisUrl: config.redisUrl, keyPrefix: config.keyPrefix, keyring: runtime.transportKeyring }),
@@ -35,7 +26,6 @@ export class WalletModule {
         PoliciesModule,
         SignaturesModule,
       ],
-      controllers: [MetricsController, pingControllerFor('wallet')],
-    };
+    });
   }
 }

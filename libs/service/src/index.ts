@@ -1,2 +1,3 @@
 export * from './start-service';
 export * from './service-client.module';
+export * from './service-module';

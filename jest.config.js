@@ -5,7 +5,19 @@
  *           each suite uses its own database and Redis key prefix so suites run in parallel.
  * - faults: *.fault-spec.ts, suites that stop and restart Postgres or Redis; `npm test` runs them after the others, one at a time.
  */
+const { mkdirSync, writeFileSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
 const { compilerOptions } = require('./tsconfig.base.json');
+
+// The run's own SoftHSM2 token store (never the machine's default), where suites make tokens of their own. A PKCS#11
+// library reads SOFTHSM2_CONF from the real environment, which a test cannot change (Jest gives it a copy): set here,
+// before Jest starts its test processes, every one of them inherits it.
+const softhsm = join(tmpdir(), `gwt-softhsm-run-${process.pid}`);
+mkdirSync(join(softhsm, 'tokens'), { recursive: true });
+writeFileSync(join(softhsm, 'softhsm2.conf'), `directories.tokendir = ${join(softhsm, 'tokens')}\nobjectstore.backend = file\nlog.level = ERROR\n`);
+process.env.GWT_SOFTHSM_FOLDER = softhsm;
+process.env.SOFTHSM2_CONF = join(softhsm, 'softhsm2.conf');
 const { swcTypeScript } = require('./tools/swc-options.cjs');
 
 const moduleNameMapper = Object.fromEntries(

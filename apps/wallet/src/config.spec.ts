@@ -43,4 +43,23 @@ describe(loadWalletConfig.name, () => {
       expect(() => loadWalletConfig({ WALLET_KEYGEN_THREADS: value })).toThrow('WALLET_KEYGEN_THREADS: must be a positive whole number');
     }
   });
+
+  it('with WALLET_MASTER_KEY_PROVIDER=pkcs11 needs the module, token, PIN and key label, and names each missing one', () => {
+    expect(() => loadWalletConfig({ WALLET_MASTER_KEY_PROVIDER: 'pkcs11' })).toThrow(
+      /PKCS11_MODULE: must be set[\s\S]*PKCS11_TOKEN_LABEL: must be set[\s\S]*PKCS11_PIN: must be set[\s\S]*WALLET_MASTER_KEY_ID: must be set/,
+    );
+    const config = loadWalletConfig({
+      WALLET_MASTER_KEY_PROVIDER: 'pkcs11',
+      PKCS11_MODULE: '/usr/lib/softhsm/libsofthsm2.so',
+      PKCS11_TOKEN_LABEL: 'wallet',
+      PKCS11_PIN: secretLooking,
+      WALLET_MASTER_KEY_ID: 'hsm-1',
+    });
+    expect(config).toMatchObject({ masterKeyProvider: 'pkcs11', masterKeyId: 'hsm-1', pkcs11: { tokenLabel: 'wallet', pin: secretLooking } });
+  });
+
+  it('refuses an unknown provider, and in production with env keys still needs WALLET_MASTER_KEYS', () => {
+    expect(() => loadWalletConfig({ WALLET_MASTER_KEY_PROVIDER: 'kms' })).toThrow('WALLET_MASTER_KEY_PROVIDER: must be one of env, pkcs11');
+    expect(() => loadWalletConfig({ NODE_ENV: 'production', WALLET_MASTER_KEY_ID: 'k1' })).toThrow('WALLET_MASTER_KEYS: must be set when NODE_ENV=production');
+  });
 });

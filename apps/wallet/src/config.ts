@@ -1,20 +1,64 @@
-import { Env, KEY_ID, ServiceConfig, keyringIds, loadServiceConfig, optionalStringVar, parseKeyring, z } from '@game-wallet/config';
+import { Env, KEY_ID, ServiceConfig, enumVar, keyringIds, loadServiceConfig, optionalStringVar, parseKeyring, requireInProduction, z } from '@game-wallet/config';
 import { cpuBudget } from './keys/cpu-budget';
 
+export const MASTER_KEY_PROVIDERS = ['env', 'pkcs11'] as const;
+export type MasterKeyProvider = (typeof MASTER_KEY_PROVIDERS)[number];
+
+/** Where the HSM's master keys live (`WALLET_MASTER_KEY_PROVIDER=pkcs11`). */
+export interface Pkcs11Config {
+  /** Path of the PKCS#11 module (`.so`) */
+  module: string;
+  tokenLabel: string;
+  /** The user PIN: a secret, never logged or echoed. */
+  pin: string;
+}
+
 export interface WalletConfig extends ServiceConfig {
-  /** id → 32-byte master key; every key that still wraps a wallet must be here. */
+  /** `env`: master keys from `WALLET_MASTER_KEYS`; `pkcs11`: AES keys inside an HSM, used there and never read out. */
+  masterKeyProvider: MasterKeyProvider;
+  /**
+   * id → 32-byte master key from the environment. With `env`, every key that still wraps a wallet must be here; with
+   * `pkcs11`, these keys only open wallets not yet moved into the HSM (`npm run rewrap`).
+   */
   masterKeys: Map<string, Buffer>;
-  /** The key new wallets (and `rewrap`) use; undefined only in development (a key is generated). */
+  /**
+   * The key new wallets (and `rewrap`) use: an id in `WALLET_MASTER_KEYS`, or with `pkcs11` the label of the token's
+   * AES key. Undefined only in development with `env` (a key is generated).
+   */
   masterKeyId?: string;
+  pkcs11?: Pkcs11Config;
   /** Worker threads that generate keys: `WALLET_KEYGEN_THREADS`, else the CPUs the container may use. */
   keygenThreads: number;
 }
 
 const MASTER_KEY = { minBytes: 32, exactBytes: true };
+const PKCS11_VARIABLES = ['PKCS11_MODULE', 'PKCS11_TOKEN_LABEL', 'PKCS11_PIN', 'WALLET_MASTER_KEY_ID'];
 
 /** `WALLET_MASTER_KEYS`: a JSON object `{"id": "<base64 32 bytes>"}` or a list `id=<base64>,id2=<base64>`. */
 export function parseMasterKeys(value: string | undefined): Map<string, Buffer> | string {
   return parseKeyring(value, MASTER_KEY);
+}
+
+const isBlank = (value: string | undefined): boolean => value === undefined || value.trim() === '';
+
+/**
+ * With `env` the current key must be one of `WALLET_MASTER_KEYS` (both required in production); with `pkcs11` the
+ * module, the token, the PIN and the key's label are required everywhere (there is no development fallback for a token).
+ */
+function checkMasterKeySource(env: Env, context: z.RefinementCtx): void {
+  if (env.WALLET_MASTER_KEY_PROVIDER?.trim() === 'pkcs11') {
+    for (const name of PKCS11_VARIABLES.filter((variable) => isBlank(env[variable]))) {
+      context.addIssue({ code: 'custom', path: [name], message: 'must be set when WALLET_MASTER_KEY_PROVIDER=pkcs11' });
+    }
+    if (!isBlank(env.WALLET_MASTER_KEY_ID) && !KEY_ID.test(env.WALLET_MASTER_KEY_ID as string)) {
+      context.addIssue({ code: 'custom', path: ['WALLET_MASTER_KEY_ID'], message: 'must be a key label of 1–64 letters, digits, ".", "_" or "-"' });
+    }
+    return;
+  }
+  requireInProduction(env, ['WALLET_MASTER_KEYS'], context);
+  if (!isBlank(env.WALLET_MASTER_KEY_ID) && !keyringIds(env.WALLET_MASTER_KEYS, MASTER_KEY).includes(env.WALLET_MASTER_KEY_ID as string)) {
+    context.addIssue({ code: 'custom', path: ['WALLET_MASTER_KEY_ID'], message: 'must name one of the keys in WALLET_MASTER_KEYS' });
+  }
 }
 
 /** The wallet service's configuration, validated once at start. */
@@ -28,25 +72,33 @@ export function loadWalletConfig(env: Env): WalletConfig {
         (value) => (value === '' ? undefined : value),
         z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number').transform(Number).optional(),
       ),
+      WALLET_MASTER_KEY_PROVIDER: enumVar(MASTER_KEY_PROVIDERS, 'env'),
       WALLET_MASTER_KEYS: optionalStringVar().superRefine((value, context) => {
         const parsed = parseMasterKeys(value);
         if (typeof parsed === 'string') {
           context.addIssue({ code: 'custom', message: parsed });
         }
       }),
-      WALLET_MASTER_KEY_ID: optionalStringVar().refine(
-        (value) => value === undefined || (KEY_ID.test(value) && keyringIds(env.WALLET_MASTER_KEYS, MASTER_KEY).includes(value)),
-        'must name one of the keys in WALLET_MASTER_KEYS',
-      ),
+      WALLET_MASTER_KEY_ID: optionalStringVar(),
+      PKCS11_MODULE: optionalStringVar(),
+      PKCS11_TOKEN_LABEL: optionalStringVar(),
+      PKCS11_PIN: optionalStringVar(),
     },
-    requiredInProduction: ['WALLET_MASTER_KEYS', 'WALLET_MASTER_KEY_ID'],
+    requiredInProduction: ['WALLET_MASTER_KEY_ID'],
+    refine: checkMasterKeySource,
   });
   const { extra, ...common } = config;
   const masterKeys = parseMasterKeys(extra.WALLET_MASTER_KEYS) as Map<string, Buffer>;
+  const provider = extra.WALLET_MASTER_KEY_PROVIDER;
   return {
     ...common,
+    masterKeyProvider: provider,
     masterKeys,
-    masterKeyId: extra.WALLET_MASTER_KEY_ID ?? (masterKeys.size === 1 ? [...masterKeys.keys()][0] : undefined),
+    masterKeyId: extra.WALLET_MASTER_KEY_ID ?? (provider === 'env' && masterKeys.size === 1 ? [...masterKeys.keys()][0] : undefined),
+    pkcs11:
+      provider === 'pkcs11'
+        ? { module: extra.PKCS11_MODULE as string, tokenLabel: extra.PKCS11_TOKEN_LABEL as string, pin: extra.PKCS11_PIN as string }
+        : undefined,
     keygenThreads: extra.WALLET_KEYGEN_THREADS ?? cpuBudget(),
   };
 }

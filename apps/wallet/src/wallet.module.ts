@@ -2,6 +2,8 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ServiceClientModule, ServiceRuntime, serviceModule } from '@game-wallet/service';
 import { WalletConfig } from './config';
 import { walletDataSourceOptions } from './database/data-source-options';
+import { MasterKeyring } from './keys/master-keyring';
+import { MASTER_KEYS } from './keys/master-keys';
 import { MasterKeysModule } from './keys/master-keys.module';
 import { WALLET_CONFIG } from './wallet-config.token';
 import { PoliciesModule } from './policies/policies.module';
@@ -18,6 +20,8 @@ export class WalletModule {
       config: { token: WALLET_CONFIG, value: config },
       database: walletDataSourceOptions(config.databaseUrl),
       migrations: config.migrations,
+      // With master keys in an HSM, /v1/health reports it (`hsm`).
+      probes: { inject: [MASTER_KEYS], useFactory: (keyring: MasterKeyring) => (keyring.probe ? [keyring.probe] : []) },
       imports: [
         MasterKeysModule.forRoot(config),
         // `include=profile` on a wallet read: the wallet service asks identity for the profile itself.

@@ -8,6 +8,7 @@ import { seal } from '@game-wallet/crypto';
 import { randomBytes } from 'node:crypto';
 import { CHAINS, chainKey, mnemonicOf, seedOf } from '../src/keys/derivation';
 import { SealedSecret, WalletOwner, openEntropy } from '../src/keys/envelope';
+import { EnvironmentKeyring } from '../src/keys/master-keyring';
 
 const k1 = randomBytes(32).toString('base64');
 const k2 = randomBytes(32).toString('base64');
@@ -67,10 +68,10 @@ describe('wallet key custody', () => {
   });
 
   it('keeps no mnemonic, seed or private key in any table, any Redis key or any log line', async () => {
-    const keys = new Map([['k1', Buffer.from(k1, 'base64')]]);
+    const keyring = new EnvironmentKeyring(new Map([['k1', Buffer.from(k1, 'base64')]]), 'k1');
     const secrets: string[] = [];
     for (const row of await walletRows()) {
-      const entropy = openEntropy(ownerOf(row), sealedOf(row), keys);
+      const entropy = await openEntropy(ownerOf(row), sealedOf(row), keyring);
       const mnemonic = mnemonicOf(entropy);
       const seed = seedOf(mnemonic);
       secrets.push(entropy.toString('hex'), entropy.toString('base64'), mnemonic, mnemonic.split(' ').slice(0, 4).join(' '), Buffer.from(seed).toString('hex'));
@@ -108,7 +109,7 @@ describe('wallet key custody', () => {
     // One wallet as rows made before owner binding were: associated data = wallet id (entropy), wallet id|key id (data key).
     const [legacy] = (await walletRows()).filter((row) => row.id === players[1].walletId);
     const k1Key = Buffer.from(k1, 'base64');
-    const entropy = openEntropy(ownerOf(legacy), sealedOf(legacy), new Map([['k1', k1Key]]));
+    const entropy = await openEntropy(ownerOf(legacy), sealedOf(legacy), new EnvironmentKeyring(new Map([['k1', k1Key]]), 'k1'));
     const dataKey = randomBytes(32);
     const body = seal(dataKey, entropy, Buffer.from(legacy.id));
     const wrapped = seal(k1Key, dataKey, Buffer.from(`${legacy.id}|k1`));

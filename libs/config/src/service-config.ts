@@ -28,6 +28,8 @@ export interface ServiceConfigSpec<E extends z.ZodRawShape> {
   extra?: E;
   /** Variables that must be set explicitly when NODE_ENV=production (their development defaults are refused). */
   requiredInProduction?: string[];
+  /** Checks across the service's own variables (one depends on another), reported with the rest. */
+  refine?: (env: Env, context: z.RefinementCtx) => void;
 }
 
 /**
@@ -53,6 +55,7 @@ export function loadServiceConfig<E extends z.ZodRawShape = Record<never, never>
         checkDatabaseUrl(env, spec, context);
       }
       requireInProduction(env, ['REDIS_URL', ...(spec.requiredInProduction ?? [])], context);
+      spec.refine?.(env, context);
     });
   const parsed = parseEnv(schema, env) as Record<string, unknown>;
   const extra = Object.fromEntries(Object.keys(spec.extra ?? {}).map((key) => [key, parsed[key]])) as z.output<z.ZodObject<E>>;

@@ -11,3 +11,4 @@ export * from './http';
 export * from './tokens';
 export * from './balancer';
 export * from './routes';
+export * from './softhsm';

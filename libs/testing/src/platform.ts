@@ -8,6 +8,7 @@ import { dropDatabase, namedDatabaseUrl, uniqueDatabaseUrl } from './database';
 import { freePort } from './ports';
 import { AppName, RunningProcess, spawnApp, waitForHttp } from './processes';
 import { TEST_REDIS_URL, deleteKeys, uniquePrefix } from './redis';
+import { SoftHsmToken, testsUseHsm } from './softhsm';
 
 /** The console operator every test platform starts with. */
 export const TEST_OPERATOR = { email: 'operator@example.com', password: 'test-operator-password-1' };
@@ -42,6 +43,8 @@ export class TestPlatform {
     private readonly prefix: string,
     private readonly redisUrl: string,
     private readonly appEnv: Partial<Record<AppName, Record<string, string>>>,
+    /** The suite's SoftHSM2 token, when the wallet keeps its master keys in one (see `testsUseHsm`). */
+    readonly hsm?: SoftHsmToken,
   ) {}
 
   static async start(label: string, options: PlatformOptions = {}): Promise<TestPlatform> {
@@ -75,7 +78,14 @@ export class TestPlatform {
       CORE_SERVICE_PORT: String(ports.coreService),
       ...options.env,
     };
-    const platform = new TestPlatform(env, ports, { name: database.name, adminUrl }, prefix, redisUrl, options.appEnv ?? {});
+    const appEnv = { ...options.appEnv };
+    let hsm: SoftHsmToken | undefined;
+    if (testsUseHsm() && !appEnv.wallet?.WALLET_MASTER_KEY_PROVIDER) {
+      hsm = SoftHsmToken.create();
+      hsm.createKey('master-1');
+      appEnv.wallet = { ...hsm.walletEnv('master-1'), ...appEnv.wallet };
+    }
+    const platform = new TestPlatform(env, ports, { name: database.name, adminUrl }, prefix, redisUrl, appEnv, hsm);
     // Services first (each creates the database if needed and migrates its schema), then the gateway.
     const apps = options.apps ?? ['gateway', 'identity', 'wallet', 'core'];
     await Promise.all(apps.filter((app) => app !== 'gateway').map((app) => platform.startApp(app)));
@@ -161,5 +171,6 @@ export class TestPlatform {
     await dropDatabase(this.database.name, this.database.adminUrl).catch(() => undefined);
     await deleteKeys(this.prefix, this.redisUrl).catch(() => undefined);
     rmSync(this.env.DATA_DIR, { recursive: true, force: true });
+    this.hsm?.destroy();
   }
 }

@@ -1,42 +1,57 @@
 /**
- * Re-wraps every wallet's data key under the current master key (`WALLET_MASTER_KEY_ID`), so an older master key can
- * then be removed from `WALLET_MASTER_KEYS`, and binds older wallets' secrets to their owner (associated data version
- * 2, see keys/envelope.ts). Each wallet is updated on its own and only if it is still as it was read, so the command
- * can run beside live replicas and be run again after an interruption. Run with the wallet service's environment:
+ * Re-wraps every wallet's data key under the current master key (`WALLET_MASTER_KEY_ID`): from one environment key to
+ * another, from the environment into an HSM (`WALLET_MASTER_KEY_PROVIDER=pkcs11` with the old `WALLET_MASTER_KEYS`
+ * still set), or from one HSM key to another. It also binds older wallets' secrets to their owner (associated data
+ * version 2, see keys/envelope.ts). Each wallet is updated on its own and only if it is still as it was read, so the
+ * command can run beside live replicas and be run again after an interruption: it picks up what is left. Addresses and
+ * signatures do not change (the entropy stays the same). Run with the wallet service's environment:
  *
- *   node dist/apps/wallet/src/cli/rewrap.js
+ *   npm run rewrap        (or, in the wallet image: node cli/rewrap.js)
  */
 import 'reflect-metadata';
 import { runMain } from '@game-wallet/http';
+import { SingleBar } from 'cli-progress';
 import { DataSource } from 'typeorm';
 import { loadWalletConfig } from '../config';
 import { walletDataSourceOptions } from '../database/data-source-options';
 import { CURRENT_AAD_VERSION, rewrapEntropy } from '../keys/envelope';
-import { resolveMasterKeys } from '../keys/master-keys';
+import { resolveMasterKeyring } from '../keys/master-keys';
 import { WalletEntity } from '../wallets/entities/wallet.entity';
+
+const BATCH = 500;
 
 runMain('rewrap', async () => {
   const config = loadWalletConfig(process.env);
-  const masterKeys = resolveMasterKeys(config);
+  const keyring = await resolveMasterKeyring(config);
   const dataSource = await new DataSource(walletDataSourceOptions(config.databaseUrl)).initialize();
   const wallets = dataSource.getRepository(WalletEntity);
+  const target = keyring.currentId;
+  const pendingQuery = () =>
+    wallets.createQueryBuilder('w').where('(w.master_key_id <> :target OR w.aad_version < :version)', { target, version: CURRENT_AAD_VERSION });
+  const total = await pendingQuery().getCount();
+  const bar = new SingleBar({
+    format: `rewrap to "${target}" [{bar}] {percentage}% | {value}/{total} wallets | {failed} left as they were | {eta_formatted} left`,
+    noTTYOutput: true,
+    notTTYSchedule: 5_000,
+    stream: process.stderr,
+  });
+  bar.start(total, 0, { failed: 0 });
   let moved = 0;
   let failed = 0;
   const skipped = new Set<string>();
+  const problems: string[] = [];
   for (;;) {
-    const pending = await wallets
-      .createQueryBuilder('w')
-      .where('(w.master_key_id <> :current OR w.aad_version < :version)', { current: masterKeys.currentId, version: CURRENT_AAD_VERSION })
+    const pending = await pendingQuery()
       .andWhere(skipped.size > 0 ? 'w.id NOT IN (:...skipped)' : 'TRUE', { skipped: [...skipped] })
       .orderBy('w.id')
-      .take(500)
+      .take(BATCH)
       .getMany();
     if (pending.length === 0) {
       break;
     }
     for (const wallet of pending) {
       try {
-        const rewrapped = rewrapEntropy(wallet, wallet, masterKeys.keys, masterKeys.currentId);
+        const rewrapped = await rewrapEntropy(wallet, wallet, keyring, target);
         await wallets.update(
           { id: wallet.id, masterKeyId: wallet.masterKeyId, aadVersion: wallet.aadVersion },
           {
@@ -54,11 +69,15 @@ runMain('rewrap', async () => {
       } catch (error) {
         failed += 1;
         skipped.add(wallet.id);
-        process.stderr.write(`rewrap: wallet ${wallet.id} left as it is: ${error instanceof Error ? error.message : String(error)}\n`);
+        problems.push(`rewrap: wallet ${wallet.id} left as it was: ${error instanceof Error ? error.message : String(error)}\n`);
       }
+      bar.update(moved + failed, { failed });
     }
   }
+  bar.stop();
+  problems.forEach((line) => process.stderr.write(line));
   await dataSource.destroy();
-  process.stdout.write(`Rewrapped ${moved} wallet(s) under master key "${masterKeys.currentId}", bound to their owners; ${failed} could not be opened.\n`);
+  await keyring.close();
+  process.stdout.write(`Rewrapped ${moved} of ${total} wallet(s) under master key "${target}", bound to their owners; ${failed} could not be opened and were left as they were.\n`);
   process.exit(failed > 0 ? 1 : 0);
 });

@@ -1,9 +1,11 @@
 import { IntegrityError, open, seal } from '@game-wallet/crypto';
 import { randomBytes } from 'node:crypto';
+import { MasterKeyring } from './master-keyring';
 
 /**
  * A wallet's secret as stored: its 32-byte BIP-39 entropy under a per-wallet data key (AES-256-GCM), the data key
- * wrapped by a master key (AES-256-GCM). Neither the entropy nor the data key is ever stored in clear.
+ * wrapped by a master key (AES-256-GCM, in process memory or inside an HSM: see {@link MasterKeyring}). Neither the
+ * entropy nor the data key is ever stored in clear.
  *
  * Associated data (`aadVersion`):
  * - 2 (every wallet made or rewrapped now): the entropy is bound to `wallet:v2|<wallet id>|<game id>|<profile id>`,
@@ -46,9 +48,9 @@ function wrapAad(owner: WalletOwner, masterKeyId: string, version: number): Buff
   return Buffer.from(version === 1 ? `${owner.id}|${masterKeyId}` : `wallet:v2|${owner.id}|${owner.applicationId}|${owner.profileId}|${masterKeyId}`);
 }
 
-function sealWith(owner: WalletOwner, entropy: Uint8Array, dataKey: Buffer, masterKeyId: string, masterKey: Buffer): SealedSecret {
+async function sealWith(owner: WalletOwner, entropy: Uint8Array, dataKey: Buffer, keyring: MasterKeyring, masterKeyId: string): Promise<SealedSecret> {
   const body = seal(dataKey, Buffer.from(entropy), entropyAad(owner, CURRENT_AAD_VERSION));
-  const wrapped = seal(masterKey, dataKey, wrapAad(owner, masterKeyId, CURRENT_AAD_VERSION));
+  const wrapped = await keyring.wrap(masterKeyId, dataKey, wrapAad(owner, masterKeyId, CURRENT_AAD_VERSION));
   return {
     entropyCiphertext: body.ciphertext,
     entropyIv: body.iv,
@@ -61,32 +63,29 @@ function sealWith(owner: WalletOwner, entropy: Uint8Array, dataKey: Buffer, mast
   };
 }
 
-export function sealEntropy(owner: WalletOwner, entropy: Uint8Array, masterKeyId: string, masterKey: Buffer): SealedSecret {
+/** A new wallet's secret: a fresh data key seals the entropy and is wrapped by the keyring's current master key. */
+export async function sealEntropy(owner: WalletOwner, entropy: Uint8Array, keyring: MasterKeyring): Promise<SealedSecret> {
   const dataKey = randomBytes(32);
   try {
-    return sealWith(owner, entropy, dataKey, masterKeyId, masterKey);
+    return await sealWith(owner, entropy, dataKey, keyring, keyring.currentId);
   } finally {
     dataKey.fill(0);
   }
-}
-
-function unwrapDataKey(owner: WalletOwner, sealed: SealedSecret, masterKeys: Map<string, Buffer>): Buffer {
-  const masterKey = masterKeys.get(sealed.masterKeyId);
-  if (!masterKey) {
-    throw new Error(`Wallet ${owner.id} is wrapped by master key "${sealed.masterKeyId}", which is not configured`);
-  }
-  return open(masterKey, { ciphertext: sealed.dataKeyCiphertext, iv: sealed.dataKeyIv, tag: sealed.dataKeyTag }, wrapAad(owner, sealed.masterKeyId, sealed.aadVersion));
 }
 
 /**
  * Runs `work` with the wallet's unwrapped data key and zeroes the key afterwards; an authentication failure anywhere
  * (wrong wallet or owner, swapped ciphertext, wrong master key) becomes a {@link KeyIntegrityError} naming the wallet.
  */
-function withDataKey<T>(owner: WalletOwner, sealed: SealedSecret, masterKeys: Map<string, Buffer>, work: (dataKey: Buffer) => T): T {
+async function withDataKey<T>(owner: WalletOwner, sealed: SealedSecret, keyring: MasterKeyring, work: (dataKey: Buffer) => T | Promise<T>): Promise<T> {
   let dataKey: Buffer | undefined;
   try {
-    dataKey = unwrapDataKey(owner, sealed, masterKeys);
-    return work(dataKey);
+    dataKey = await keyring.unwrap(
+      sealed.masterKeyId,
+      { ciphertext: sealed.dataKeyCiphertext, iv: sealed.dataKeyIv, tag: sealed.dataKeyTag },
+      wrapAad(owner, sealed.masterKeyId, sealed.aadVersion),
+    );
+    return await work(dataKey);
   } catch (error) {
     throw error instanceof IntegrityError ? new KeyIntegrityError(owner.id) : error;
   } finally {
@@ -99,24 +98,24 @@ function openWith(owner: WalletOwner, sealed: SealedSecret, dataKey: Buffer): Bu
 }
 
 /** The wallet's entropy; the caller zeroes it after use. A ciphertext that is not this owner's wallet's fails here. */
-export function openEntropy(owner: WalletOwner, sealed: SealedSecret, masterKeys: Map<string, Buffer>): Buffer {
-  return withDataKey(owner, sealed, masterKeys, (dataKey) => openWith(owner, sealed, dataKey));
+export function openEntropy(owner: WalletOwner, sealed: SealedSecret, keyring: MasterKeyring): Promise<Buffer> {
+  return withDataKey(owner, sealed, keyring, (dataKey) => openWith(owner, sealed, dataKey));
 }
 
 /**
- * The same secret with its data key wrapped by master key `toId`, bound to its owner (version 2). A version-1 secret
- * has its entropy sealed again under the same data key with the new associated data; a version-2 one keeps its
- * entropy ciphertext.
+ * The same secret with its data key wrapped by master key `toId` (another environment key, or a key in the HSM), bound
+ * to its owner (version 2). A version-1 secret has its entropy sealed again under the same data key with the new
+ * associated data; a version-2 one keeps its entropy ciphertext.
  */
-export function rewrapEntropy(owner: WalletOwner, sealed: SealedSecret, masterKeys: Map<string, Buffer>, toId: string): SealedSecret {
-  return withDataKey(owner, sealed, masterKeys, (dataKey) => {
+export function rewrapEntropy(owner: WalletOwner, sealed: SealedSecret, keyring: MasterKeyring, toId = keyring.currentId): Promise<SealedSecret> {
+  return withDataKey(owner, sealed, keyring, async (dataKey) => {
     if (sealed.aadVersion === CURRENT_AAD_VERSION) {
-      const wrapped = seal(masterKeys.get(toId) as Buffer, dataKey, wrapAad(owner, toId, CURRENT_AAD_VERSION));
+      const wrapped = await keyring.wrap(toId, dataKey, wrapAad(owner, toId, CURRENT_AAD_VERSION));
       return { ...sealed, dataKeyCiphertext: wrapped.ciphertext, dataKeyIv: wrapped.iv, dataKeyTag: wrapped.tag, masterKeyId: toId };
     }
     const entropy = openWith(owner, sealed, dataKey);
     try {
-      return sealWith(owner, entropy, dataKey, toId, masterKeys.get(toId) as Buffer);
+      return await sealWith(owner, entropy, dataKey, keyring, toId);
     } finally {
       entropy.fill(0);
     }

@@ -18,7 +18,8 @@ import { base58 } from '@scure/base';
 import { createHash } from 'node:crypto';
 import { chainKey, seedOfEntropy } from '../keys/derivation';
 import { KeyIntegrityError, openEntropy } from '../keys/envelope';
-import { MASTER_KEYS, MasterKeys } from '../keys/master-keys';
+import { MasterKeyring } from '../keys/master-keyring';
+import { MASTER_KEYS } from '../keys/master-keys';
 import { evmSignatureHex, signEvmDigest, signWith, suiSignatureOf } from '../keys/signing';
 import { solanaSignerSlot, solanaTransactionToSign, suiTransactionDigest, suiTransactionSender, withSolanaSignature } from '../keys/chain-transactions';
 import { evmTransactionToSign, signedEvmTransaction, typedDataDigest } from '../keys/evm-payloads';
@@ -45,7 +46,7 @@ export class SigningService {
     private readonly signatures: SignaturesRepository,
     private readonly cache: WalletCache,
     private readonly policies: SigningPoliciesService,
-    @Inject(MASTER_KEYS) private readonly masterKeys: MasterKeys,
+    @Inject(MASTER_KEYS) private readonly masterKeys: MasterKeyring,
   ) {}
 
   async sign(walletId: string, chain: ChainName, message: Buffer, caller: GamePrincipal): Promise<SignatureView> {
@@ -55,7 +56,7 @@ export class SigningService {
     }
     const wallet = await this.wallets.getWithSecret(walletId, caller);
     await this.authorize(wallet, caller, chain, 'message', message);
-    const signature = this.withChainKey(wallet, chain, (key) => signWith(chain, key, message));
+    const signature = await this.withChainKey(wallet, chain, (key) => signWith(chain, key, message));
     await this.record(wallet, caller, chain, 'message', message, 'allowed');
     return { chain, address: addressesOf(wallet)[chain], signature };
   }
@@ -79,7 +80,7 @@ export class SigningService {
     const unsigned = bytesOfHex(transaction.unsignedSerialized);
     await this.authorize(wallet, caller, 'evm', 'transaction', unsigned, (policy) => checkEvmTransaction(policy, transaction));
     const digest = bytesOfHex(transaction.unsignedHash);
-    const signature = this.withChainKey(wallet, 'evm', (key) => signEvmDigest(key, digest));
+    const signature = await this.withChainKey(wallet, 'evm', (key) => signEvmDigest(key, digest));
     const { raw, hash } = await signedEvmTransaction(transaction, signature);
     await this.record(wallet, caller, 'evm', 'transaction', unsigned, 'allowed');
     return { chain: 'evm', address: addressesOf(wallet).evm, signedTransaction: raw, hash };
@@ -93,7 +94,7 @@ export class SigningService {
     const slot = solanaSignerSlot(transaction, base58.decode(address));
     const message = bytes.subarray(transaction.messageOffset);
     await this.authorize(wallet, caller, 'sol', 'transaction', message, (policy) => checkSolanaTransaction(policy, transaction.message));
-    const signature = this.withChainKey(wallet, 'sol', (key) => ed25519.sign(message, key));
+    const signature = await this.withChainKey(wallet, 'sol', (key) => ed25519.sign(message, key));
     const signed = withSolanaSignature(bytes, transaction, slot, signature);
     await this.record(wallet, caller, 'sol', 'transaction', message, 'allowed');
     return { chain: 'sol', address, signature: base58.encode(signature), signedTransaction: Buffer.from(signed).toString('base64') };
@@ -109,7 +110,7 @@ export class SigningService {
     }
     await this.authorize(wallet, caller, 'sui', 'transaction', bytes, (policy) => checkSuiTransaction(policy, bytes));
     const digest = suiTransactionDigest(bytes);
-    const signature = this.withChainKey(wallet, 'sui', (key) => suiSignatureOf(key, digest));
+    const signature = await this.withChainKey(wallet, 'sui', (key) => suiSignatureOf(key, digest));
     await this.record(wallet, caller, 'sui', 'transaction', bytes, 'allowed');
     return { chain: 'sui', address, signature };
   }
@@ -119,7 +120,7 @@ export class SigningService {
     const digest = await typedDataDigest(typedData);
     const wallet = await this.wallets.getWithSecret(walletId, caller);
     await this.authorize(wallet, caller, 'evm', 'typed-data', digest, (policy) => checkTypedData(policy, typedData));
-    const signature = this.withChainKey(wallet, 'evm', (key) => evmSignatureHex(signEvmDigest(key, digest)));
+    const signature = await this.withChainKey(wallet, 'evm', (key) => evmSignatureHex(signEvmDigest(key, digest)));
     await this.record(wallet, caller, 'evm', 'typed-data', digest, 'allowed');
     return { chain: 'evm', address: addressesOf(wallet).evm, signature };
   }
@@ -152,10 +153,10 @@ export class SigningService {
    * Runs `sign` with the wallet's key for `chain`: the entropy is opened, the chain key derived, and every secret
    * buffer zeroed before this returns, whatever `sign` does.
    */
-  private withChainKey<T>(wallet: WalletEntity, chain: ChainName, sign: (key: Uint8Array) => T): T {
+  private async withChainKey<T>(wallet: WalletEntity, chain: ChainName, sign: (key: Uint8Array) => T): Promise<T> {
     let entropy: Buffer;
     try {
-      entropy = openEntropy(wallet, wallet, this.masterKeys.keys);
+      entropy = await openEntropy(wallet, wallet, this.masterKeys);
     } catch (error) {
       if (error instanceof KeyIntegrityError) {
         this.logger.error(`Key integrity check failed for wallet ${wallet.id}: its stored key material does not authenticate`);

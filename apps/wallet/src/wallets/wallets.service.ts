@@ -3,7 +3,8 @@ import { AppError, GamePrincipal, WalletAddresses, WalletView } from '@game-wall
 import { isUuid, newId } from '@game-wallet/database';
 import { sealEntropy } from '../keys/envelope';
 import { KeyGenerator } from '../keys/key-generator';
-import { MASTER_KEYS, MasterKeys } from '../keys/master-keys';
+import { MasterKeyring } from '../keys/master-keyring';
+import { MASTER_KEYS } from '../keys/master-keys';
 import { WalletEntity } from './entities/wallet.entity';
 import { checkWalletAccess } from './wallet-access';
 import { WalletCache } from './wallet-cache';
@@ -31,7 +32,7 @@ export class WalletsService {
     private readonly wallets: WalletsRepository,
     private readonly cache: WalletCache,
     private readonly generator: KeyGenerator,
-    @Inject(MASTER_KEYS) private readonly masterKeys: MasterKeys,
+    @Inject(MASTER_KEYS) private readonly masterKeys: MasterKeyring,
   ) {}
 
   /** The profile's wallet, made on first call; safe to call any number of times, concurrently included. */
@@ -47,7 +48,7 @@ export class WalletsService {
     const id = newId();
     const now = new Date();
     try {
-      const sealed = sealEntropy({ id, applicationId, profileId }, entropy, this.masterKeys.currentId, this.masterKeys.keys.get(this.masterKeys.currentId) as Buffer);
+      const sealed = await sealEntropy({ id, applicationId, profileId }, entropy, this.masterKeys);
       const wallet: WalletEntity = {
         id,
         applicationId,

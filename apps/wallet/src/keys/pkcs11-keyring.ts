@@ -1,0 +1,429 @@
+import { Logger } from '@nestjs/common';
+import { ConfigError } from '@game-wallet/config';
+import { IntegrityError, Sealed } from '@game-wallet/crypto';
+import { randomBytes } from 'node:crypto';
+import type { Handle, PKCS11 } from 'pkcs11js';
+import { Pkcs11Config } from '../config';
+import { MasterKeyring, UnknownMasterKeyError, hsmUnavailable } from './master-keyring';
+
+type Pkcs11js = typeof import('pkcs11js');
+
+/** Stored key ids of the HSM's keys: `pkcs11:<label>` (an environment key's id has no colon). */
+export const PKCS11_KEY_PREFIX = 'pkcs11:';
+/** Labels fit the stored id (64 characters with the prefix). */
+export const PKCS11_LABEL_MAX = 64 - PKCS11_KEY_PREFIX.length;
+
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+/** Sessions open at most; each serves one operation at a time (a PKCS#11 session is not safe to share across threads). */
+const MAX_SESSIONS = 8;
+/** An HSM call that has not answered by then counts as the HSM being away. */
+const CALL_TIMEOUT_MS = 5_000;
+/** After a failed reconnection, calls fail at once for this long instead of each trying again. */
+const RETRY_AFTER_MS = 1_000;
+
+/**
+ * The module, the token, its PIN or the key is not as configured: the wallet service does not start, with one line
+ * naming the variable (never its value).
+ */
+export class Pkcs11StartError extends ConfigError {
+  constructor(problem: string) {
+    super([problem]);
+    this.name = 'Pkcs11StartError';
+  }
+}
+
+/** The PKCS#11 library (`pkcs11js`, a native addon), loaded only when the provider is `pkcs11`. */
+export async function loadPkcs11js(): Promise<Pkcs11js> {
+  try {
+    return await import('pkcs11js');
+  } catch {
+    throw new Pkcs11StartError(
+      'WALLET_MASTER_KEY_PROVIDER: pkcs11 needs the pkcs11js package, which did not install (it builds with python3, make and a C++ compiler)',
+    );
+  }
+}
+
+interface Connection {
+  pkcs11: PKCS11;
+  slot: Handle;
+  idle: Handle[];
+  open: number;
+  /** Object handles of the keys found so far, by label. */
+  keys: Map<string, Handle>;
+}
+
+const codeOf = (error: unknown): number | undefined => (typeof (error as { code?: unknown })?.code === 'number' ? (error as { code: number }).code : undefined);
+
+/**
+ * Master keys inside a PKCS#11 token (an HSM, or SoftHSM2 for trials): each wallet's data key is wrapped and unwrapped
+ * by AES-256-GCM **in the token**, under a sensitive, non-extractable AES key found by its label. The master key never
+ * enters this process; the data key does, for the one operation that needs it.
+ *
+ * Calls run off the event loop (the addon's async calls, on libuv's threads), each on a session of its own from a pool.
+ * A call that fails for any reason but a bad tag, or does not answer within 5 s, drops the connection: the call answers
+ * 503 and the next one opens the library again (initialise, find the token, log in, find the keys), so a token reset,
+ * a re-inserted token or an HSM back from an outage is picked up without a restart.
+ */
+export class Pkcs11Keyring implements MasterKeyring {
+  readonly currentId: string;
+  readonly probe = { name: 'hsm', check: (): Promise<unknown> => this.check() };
+  private connection?: Connection;
+  private connecting?: Promise<Connection>;
+  private failedAt = 0;
+  private inFlight = 0;
+  private readonly drained: (() => void)[] = [];
+  private waiting: ((session: Handle) => void)[] = [];
+  private readonly logger = new Logger('Pkcs11Keyring');
+
+  private constructor(
+    private readonly lib: Pkcs11js,
+    private readonly config: Pkcs11Config,
+    readonly currentLabel: string,
+  ) {
+    this.currentId = `${PKCS11_KEY_PREFIX}${currentLabel}`;
+  }
+
+  /** Connects and checks the current key; a token, PIN or key that is not as configured is a {@link Pkcs11StartError}. */
+  static async open(config: Pkcs11Config, currentLabel: string): Promise<Pkcs11Keyring> {
+    const keyring = new Pkcs11Keyring(await loadPkcs11js(), config, currentLabel);
+    const connection = keyring.connect();
+    try {
+      const session = connection.idle[0];
+      connection.keys.set(currentLabel, keyring.masterKey(connection.pkcs11, session, currentLabel));
+    } catch (error) {
+      keyring.disconnect(connection);
+      throw error;
+    }
+    keyring.connection = connection;
+    return keyring;
+  }
+
+  holds(id: string): boolean {
+    return id.startsWith(PKCS11_KEY_PREFIX);
+  }
+
+  wrap(id: string, dataKey: Buffer, aad: Buffer): Promise<Sealed> {
+    const iv = randomBytes(IV_BYTES);
+    return this.call(id, async (pkcs11, session, key) => {
+      pkcs11.C_EncryptInit(session, this.gcm(iv, aad), key);
+      const out = await pkcs11.C_EncryptAsync(session, dataKey, Buffer.alloc(dataKey.length + TAG_BYTES));
+      return { iv, ciphertext: Buffer.from(out.subarray(0, out.length - TAG_BYTES)), tag: Buffer.from(out.subarray(out.length - TAG_BYTES)) };
+    });
+  }
+
+  async unwrap(id: string, wrapped: Sealed, aad: Buffer): Promise<Buffer> {
+    if (wrapped.iv.length !== IV_BYTES || wrapped.tag.length !== TAG_BYTES) {
+      throw new IntegrityError();
+    }
+    return this.call(id, async (pkcs11, session, key) => {
+      pkcs11.C_DecryptInit(session, this.gcm(wrapped.iv, aad), key);
+      const input = Buffer.concat([wrapped.ciphertext, wrapped.tag]);
+      try {
+        return Buffer.from(await pkcs11.C_DecryptAsync(session, input, Buffer.alloc(input.length)));
+      } catch (error) {
+        // A tag that does not verify is CKR_ENCRYPTED_DATA_INVALID by the standard; some tokens (SoftHSM2) answer
+        // CKR_GENERAL_ERROR. Either is a bad wrap, not a failing token, when the same key still encrypts.
+        const code = codeOf(error);
+        if (code === this.lib.CKR_ENCRYPTED_DATA_INVALID || code === this.lib.CKR_ENCRYPTED_DATA_LEN_RANGE || (code === this.lib.CKR_GENERAL_ERROR && (await this.stillWorks(pkcs11, session, key)))) {
+          throw new IntegrityError();
+        }
+        throw error;
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    const connection = this.connection;
+    this.connection = undefined;
+    if (connection) {
+      await this.drain();
+      this.disconnect(connection);
+    }
+  }
+
+  /** `/v1/health`: the current key encrypts in the token (and a lost connection is tried again). */
+  private check(): Promise<unknown> {
+    return this.wrap(this.currentId, Buffer.alloc(32), Buffer.from('health'));
+  }
+
+  private gcm(iv: Buffer, aad: Buffer) {
+    return { mechanism: this.lib.CKM_AES_GCM, parameter: { type: this.lib.CK_PARAMS_GCM, iv, ivBits: IV_BYTES * 8, aad, tagBits: TAG_BYTES * 8 } };
+  }
+
+  private async stillWorks(pkcs11: PKCS11, session: Handle, key: Handle): Promise<boolean> {
+    try {
+      pkcs11.C_EncryptInit(session, this.gcm(randomBytes(IV_BYTES), Buffer.alloc(0)), key);
+      await pkcs11.C_EncryptAsync(session, Buffer.alloc(16), Buffer.alloc(32));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Runs one token operation with key `id` on a session of its own. Any failure of the token (an error, or no answer
+   * within 5 s) drops the connection and answers 503; a bad tag passes through as `IntegrityError`.
+   */
+  private async call<T>(id: string, work: (pkcs11: PKCS11, session: Handle, key: Handle) => Promise<T>): Promise<T> {
+    if (!this.holds(id)) {
+      throw new UnknownMasterKeyError(id);
+    }
+    const connection = await this.connected();
+    const session = await this.acquire(connection);
+    let healthy = true;
+    try {
+      const key = this.keyHandle(connection, session, id.slice(PKCS11_KEY_PREFIX.length));
+      return await withTimeout(this.tracked(work(connection.pkcs11, session, key)), CALL_TIMEOUT_MS);
+    } catch (error) {
+      if (error instanceof IntegrityError || error instanceof UnknownMasterKeyError) {
+        throw error;
+      }
+      healthy = false;
+      this.fail(connection, error);
+      throw hsmUnavailable();
+    } finally {
+      if (healthy && this.connection === connection) {
+        this.release(connection, session);
+      }
+    }
+  }
+
+  /** Counts a call into the library until it returns, even after its caller stopped waiting (a timeout). */
+  private tracked<T>(work: Promise<T>): Promise<T> {
+    this.inFlight += 1;
+    const settled = (): void => {
+      this.inFlight -= 1;
+      if (this.inFlight === 0) {
+        this.drained.splice(0).forEach((resolve) => resolve());
+      }
+    };
+    work.then(settled, settled);
+    return work;
+  }
+
+  private keyHandle(connection: Connection, session: Handle, label: string): Handle {
+    let key = connection.keys.get(label);
+    if (!key) {
+      const found = findSecretKey(this.lib, connection.pkcs11, session, label);
+      if (!found) {
+        throw new UnknownMasterKeyError(`${PKCS11_KEY_PREFIX}${label}`);
+      }
+      key = found;
+      connection.keys.set(label, key);
+    }
+    return key;
+  }
+
+  private async connected(): Promise<Connection> {
+    if (this.connection) {
+      return this.connection;
+    }
+    if (Date.now() - this.failedAt < RETRY_AFTER_MS) {
+      throw hsmUnavailable();
+    }
+    this.connecting ??= (async () => {
+      await this.drain();
+      try {
+        const connection = this.connect();
+        this.connection = connection;
+        this.logger.log(`Connected to the HSM token again`);
+        return connection;
+      } catch (error) {
+        this.failedAt = Date.now();
+        this.logger.warn(`The HSM token is still unavailable: ${error instanceof Error ? error.message : String(error)}`);
+        throw hsmUnavailable();
+      } finally {
+        this.connecting = undefined;
+      }
+    })();
+    return this.connecting;
+  }
+
+  /** Drops a connection that failed; the next call connects again. */
+  private fail(connection: Connection, error: unknown): void {
+    if (this.connection !== connection) {
+      return;
+    }
+    this.connection = undefined;
+    this.logger.error(`HSM call failed (${error instanceof Error ? error.message : String(error)}); reconnecting on the next call`);
+    void this.drain().then(() => this.disconnect(connection));
+  }
+
+  /**
+   * Waits until no call is running in the library (before it is finalised and initialised again), or 10 s: a call
+   * that never returns must not keep the service from reconnecting.
+   */
+  private drain(): Promise<void> {
+    if (this.inFlight === 0) {
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, 10_000);
+      this.drained.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  private acquire(connection: Connection): Promise<Handle> {
+    const idle = connection.idle.pop();
+    if (idle) {
+      return Promise.resolve(idle);
+    }
+    if (connection.open < MAX_SESSIONS) {
+      try {
+        connection.open += 1;
+        return Promise.resolve(connection.pkcs11.C_OpenSession(connection.slot, this.lib.CKF_SERIAL_SESSION));
+      } catch (error) {
+        connection.open -= 1;
+        this.fail(connection, error);
+        return Promise.reject(hsmUnavailable());
+      }
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(connection: Connection, session: Handle): void {
+    const next = this.waiting.shift();
+    if (next) {
+      next(session);
+    } else {
+      connection.idle.push(session);
+    }
+  }
+
+  private connect(): Connection {
+    const { pkcs11, slot, session } = openTokenSession(this.lib, this.config);
+    return { pkcs11, slot, idle: [session], open: 1, keys: new Map() };
+  }
+
+  /** The current key: an AES-256 key that is sensitive and never extractable, or the service does not start. */
+  private masterKey(pkcs11: PKCS11, session: Handle, label: string): Handle {
+    const key = findSecretKey(this.lib, pkcs11, session, label);
+    if (!key) {
+      throw new Pkcs11StartError('WALLET_MASTER_KEY_ID: the token has no secret key with this label (npm run hsm:create-key makes one)');
+    }
+    const [keyType, length, sensitive, extractable] = pkcs11
+      .C_GetAttributeValue(session, key, [
+        { type: this.lib.CKA_KEY_TYPE },
+        { type: this.lib.CKA_VALUE_LEN },
+        { type: this.lib.CKA_SENSITIVE },
+        { type: this.lib.CKA_EXTRACTABLE },
+      ])
+      .map((attribute) => attribute.value as Buffer);
+    if (ulong(keyType) !== this.lib.CKK_AES || ulong(length) !== 32) {
+      throw new Pkcs11StartError('WALLET_MASTER_KEY_ID: the key with this label is not an AES-256 key');
+    }
+    if (sensitive[0] !== 1 || extractable[0] !== 0) {
+      throw new Pkcs11StartError('WALLET_MASTER_KEY_ID: the key with this label can leave the token (extractable or not sensitive); a master key must not');
+    }
+    return key;
+  }
+
+  private disconnect(connection: Connection): void {
+    closeToken(connection.pkcs11, connection.slot);
+  }
+}
+
+/** An open, logged-in session on the configured token. */
+export interface TokenSession {
+  pkcs11: PKCS11;
+  slot: Handle;
+  session: Handle;
+}
+
+/**
+ * Loads the module, finds the token by its label, opens a session and logs in as the user; each failure is a
+ * {@link Pkcs11StartError} naming the variable to look at (never its value).
+ */
+export function openTokenSession(lib: Pkcs11js, config: Pkcs11Config, readWrite = false): TokenSession {
+  const pkcs11 = new lib.PKCS11();
+  try {
+    pkcs11.load(config.module);
+  } catch {
+    throw new Pkcs11StartError('PKCS11_MODULE: the PKCS#11 module could not be loaded (no such file, or not a PKCS#11 library)');
+  }
+  try {
+    pkcs11.C_Initialize();
+  } catch (error) {
+    if (codeOf(error) !== lib.CKR_CRYPTOKI_ALREADY_INITIALIZED) {
+      closeToken(pkcs11);
+      throw new Pkcs11StartError(`PKCS11_MODULE: the PKCS#11 module failed to initialise (${codeName(error)})`);
+    }
+  }
+  let slot: Handle | undefined;
+  try {
+    slot = pkcs11.C_GetSlotList(true).find((candidate) => pkcs11.C_GetTokenInfo(candidate).label.trim() === config.tokenLabel);
+    if (!slot) {
+      throw new Pkcs11StartError('PKCS11_TOKEN_LABEL: no token with this label is present');
+    }
+    const session = pkcs11.C_OpenSession(slot, lib.CKF_SERIAL_SESSION | (readWrite ? lib.CKF_RW_SESSION : 0));
+    login(lib, pkcs11, session, config.pin);
+    return { pkcs11, slot, session };
+  } catch (error) {
+    closeToken(pkcs11, slot);
+    throw error instanceof Pkcs11StartError ? error : new Pkcs11StartError(`PKCS11_TOKEN_LABEL: the token did not answer (${codeName(error)})`);
+  }
+}
+
+function login(lib: Pkcs11js, pkcs11: PKCS11, session: Handle, pin: string): void {
+  try {
+    pkcs11.C_Login(session, lib.CKU_USER, pin);
+  } catch (error) {
+    const code = codeOf(error);
+    if (code === lib.CKR_USER_ALREADY_LOGGED_IN) {
+      return;
+    }
+    if (code === lib.CKR_PIN_LOCKED) {
+      throw new Pkcs11StartError('PKCS11_PIN: the token has locked this PIN');
+    }
+    if (code === lib.CKR_PIN_INCORRECT || code === lib.CKR_PIN_INVALID || code === lib.CKR_PIN_LEN_RANGE) {
+      throw new Pkcs11StartError('PKCS11_PIN: the token refused the PIN');
+    }
+    throw new Pkcs11StartError(`PKCS11_PIN: the token refused the login (${codeName(error)})`);
+  }
+}
+
+/** The secret key object with this label, if the token has one. */
+export function findSecretKey(lib: Pkcs11js, pkcs11: PKCS11, session: Handle, label: string): Handle | undefined {
+  pkcs11.C_FindObjectsInit(session, [
+    { type: lib.CKA_CLASS, value: lib.CKO_SECRET_KEY },
+    { type: lib.CKA_LABEL, value: label },
+  ]);
+  try {
+    return pkcs11.C_FindObjects(session) ?? undefined;
+  } finally {
+    pkcs11.C_FindObjectsFinal(session);
+  }
+}
+
+/** Closes every session and unloads the library; what is already gone (a failed token) is skipped. */
+export function closeToken(pkcs11: PKCS11, slot?: Handle): void {
+  const steps = [...(slot === undefined ? [] : [() => pkcs11.C_CloseAllSessions(slot)]), () => pkcs11.C_Finalize(), () => pkcs11.close()];
+  for (const step of steps) {
+    try {
+      step();
+    } catch {
+      // already gone: the token or the library is what failed
+    }
+  }
+}
+
+/** A CK_ULONG attribute, as the platform's C library stores it (8 bytes on 64-bit Linux). */
+function ulong(value: Buffer): number {
+  return value.length === 8 ? Number(value.readBigUInt64LE(0)) : value.readUInt32LE(0);
+}
+
+function codeName(error: unknown): string {
+  return error instanceof Error ? error.message.split(':')[0] : 'unknown error';
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,195 @@
+import { PlayerView, SignatureView, WalletView } from '@game-wallet/contracts';
+import { GameFixture, SoftHsmToken, TestPlatform, consoleToken, createGame, createPlayer, freePort, http, queryOnce, spawnApp, spawnNode } from '@game-wallet/testing';
+import { base58 } from '@scure/base';
+import { ethers } from 'ethers';
+import Redis from 'ioredis';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { CHAINS, chainKey, mnemonicOf, seedOf } from '../src/keys/derivation';
+import { SealedSecret, openEntropy } from '../src/keys/envelope';
+import { Pkcs11Keyring, closeToken, findSecretKey, loadPkcs11js, openTokenSession } from '../src/keys/pkcs11-keyring';
+
+interface WalletRow {
+  id: string;
+  application_id: string;
+  profile_id: string;
+  aad_version: number;
+  entropy_ciphertext: Buffer;
+  entropy_iv: Buffer;
+  entropy_tag: Buffer;
+  data_key_ciphertext: Buffer;
+  data_key_iv: Buffer;
+  data_key_tag: Buffer;
+  master_key_id: string;
+}
+
+const sealedOf = (row: WalletRow): SealedSecret => ({
+  entropyCiphertext: row.entropy_ciphertext,
+  entropyIv: row.entropy_iv,
+  entropyTag: row.entropy_tag,
+  dataKeyCiphertext: row.data_key_ciphertext,
+  dataKeyIv: row.data_key_iv,
+  dataKeyTag: row.data_key_tag,
+  masterKeyId: row.master_key_id,
+  aadVersion: row.aad_version,
+});
+
+/** Master keys in a PKCS#11 token (SoftHSM2): custody, rotation from the environment into the token, refusal to start. */
+describe('wallet master keys in an HSM (PKCS#11, SoftHSM2)', () => {
+  const k1 = randomBytes(32).toString('base64');
+  let token: SoftHsmToken;
+  let platform: TestPlatform;
+  let game: GameFixture;
+  let players: PlayerView[];
+
+  const walletRows = () => queryOnce<WalletRow & Record<string, unknown>>(platform.databaseUrl, 'SELECT * FROM wallet.wallets ORDER BY id');
+  const sign = (walletId: string, message: string, chain = 'evm') =>
+    http<SignatureView & { code?: string }>('POST', `${platform.baseUrl}/v1/wallet/${walletId}/sign`, { apiKey: game.key, body: { chain, message } });
+  const readWallet = (walletId: string) => http<WalletView>('GET', `${platform.baseUrl}/v1/wallet/${walletId}`, { apiKey: game.key });
+  const restartWallet = async (env: Record<string, string>) => {
+    await platform.process('wallet').stop();
+    await platform.startApp('wallet', 'wallet', env);
+  };
+  const rewrap = async (env: Record<string, string>) => {
+    const run = spawnNode('rewrap', 'dist/apps/wallet/cli/rewrap.js', { ...platform.env, ...env });
+    expect(await run.waitForExit()).toBe(0);
+    return run.output;
+  };
+
+  beforeAll(async () => {
+    token = SoftHsmToken.create();
+    token.createKey('hsm-1');
+    platform = await TestPlatform.start('walhsm', { appEnv: { wallet: token.walletEnv('hsm-1') } });
+    game = await createGame(platform, await consoleToken(platform));
+    players = await Promise.all([1, 2, 3].map((n) => createPlayer(platform, game.key, `hsm-${n}`)));
+  });
+
+  afterAll(async () => {
+    await platform?.stop();
+    token?.destroy();
+  });
+
+  it('wraps new wallets in the token, signs on every chain with them, and reports the HSM in /v1/health', async () => {
+    expect((await walletRows()).map((row) => row.master_key_id)).toEqual(['pkcs11:hsm-1', 'pkcs11:hsm-1', 'pkcs11:hsm-1']);
+    const wallet = await readWallet(players[0].walletId);
+    const evm = await sign(players[0].walletId, 'in the token');
+    expect(ethers.verifyMessage('in the token', evm.body.signature)).toBe(wallet.body.addresses.evm);
+    for (const chain of ['sol', 'sui']) {
+      expect((await sign(players[0].walletId, 'in the token', chain)).status).toBe(200);
+    }
+    const health = await http<{ status: string; info: Record<string, { status: string }> }>('GET', `${platform.internalUrl('wallet')}/v1/health`);
+    expect([health.status, health.body.info.hsm]).toEqual([200, { status: 'up' }]);
+  });
+
+  it('keeps the master key inside the token: reading its value (CKA_VALUE) is refused', async () => {
+    const lib = await loadPkcs11js();
+    const { pkcs11, slot, session } = openTokenSession(lib, { module: token.env.PKCS11_MODULE, tokenLabel: token.label, pin: token.pin });
+    try {
+      const key = findSecretKey(lib, pkcs11, session, 'hsm-1');
+      expect(key).toBeDefined();
+      expect(() => pkcs11.C_GetAttributeValue(session, key!, [{ type: lib.CKA_VALUE }])).toThrow('CKR_ATTRIBUTE_SENSITIVE');
+    } finally {
+      closeToken(pkcs11, slot);
+    }
+  });
+
+  it('keeps no mnemonic, seed or private key in any table, any Redis key or any log line', async () => {
+    const keyring = await Pkcs11Keyring.open({ module: token.env.PKCS11_MODULE, tokenLabel: token.label, pin: token.pin }, 'hsm-1');
+    const secrets: string[] = [];
+    try {
+      for (const row of await walletRows()) {
+        const entropy = await openEntropy({ id: row.id, applicationId: row.application_id, profileId: row.profile_id }, sealedOf(row), keyring);
+        const mnemonic = mnemonicOf(entropy);
+        const seed = seedOf(mnemonic);
+        secrets.push(entropy.toString('hex'), entropy.toString('base64'), mnemonic, Buffer.from(seed).toString('hex'));
+        for (const chain of CHAINS) {
+          const key = chainKey(seed, chain);
+          secrets.push(Buffer.from(key).toString('hex'), base58.encode(key));
+        }
+      }
+    } finally {
+      await keyring.close();
+    }
+    expect(secrets.length).toBe(3 * 10);
+    const dump = execFileSync('pg_dump', ['--data-only', '--dbname', platform.databaseUrl], { maxBuffer: 64 * 1024 * 1024 }).toString();
+    const redis = new Redis(platform.env.REDIS_URL);
+    const keys = await redis.keys(`${platform.keyPrefix}:*`);
+    const values = await Promise.all(keys.map(async (key) => ((await redis.type(key)) === 'string' ? ((await redis.get(key)) ?? '') : '')));
+    redis.disconnect();
+    const everything = [dump, ...keys, ...values, platform.allOutput()].join('\n');
+    for (const secret of [...secrets, token.pin]) {
+      expect(everything).not.toContain(secret);
+    }
+  });
+
+  it('moves every wallet from environment keys into the token, then to a second token key; with the environment keys removed every wallet still signs', async () => {
+    // Wallets made under an environment key, as before the HSM.
+    await restartWallet({ WALLET_MASTER_KEY_PROVIDER: 'env', WALLET_MASTER_KEYS: `k1=${k1}`, WALLET_MASTER_KEY_ID: 'k1' });
+    players.push(...(await Promise.all([4, 5].map((n) => createPlayer(platform, game.key, `hsm-${n}`)))));
+    const before = await Promise.all(players.map((player) => readWallet(player.walletId)));
+    expect((await walletRows()).filter((row) => row.master_key_id === 'k1')).toHaveLength(2);
+
+    // Into the token: the HSM key is current, the environment key still opens what was not moved yet.
+    const intoHsm = { ...token.walletEnv('hsm-1'), WALLET_MASTER_KEYS: `k1=${k1}` };
+    await restartWallet(intoHsm);
+    expect(await rewrap(intoHsm)).toContain('Rewrapped 2 of 2 wallet(s) under master key "pkcs11:hsm-1"');
+    expect(new Set((await walletRows()).map((row) => row.master_key_id))).toEqual(new Set(['pkcs11:hsm-1']));
+
+    // To a second key of the token, with no environment key left; the first key is found by its label.
+    token.createKey('hsm-2');
+    await restartWallet({ ...token.walletEnv('hsm-2'), WALLET_MASTER_KEYS: '' });
+    expect((await sign(players[0].walletId, 'still under hsm-1')).status).toBe(200);
+    expect(await rewrap({ ...token.walletEnv('hsm-2'), WALLET_MASTER_KEYS: '' })).toContain('Rewrapped 5 of 5 wallet(s) under master key "pkcs11:hsm-2"');
+    expect(new Set((await walletRows()).map((row) => row.master_key_id))).toEqual(new Set(['pkcs11:hsm-2']));
+
+    for (const [index, player] of players.entries()) {
+      const after = await readWallet(player.walletId);
+      expect(after.body.addresses).toEqual(before[index].body.addresses);
+      const signature = await sign(player.walletId, 'after moving into the HSM');
+      expect(signature.status).toBe(200);
+      expect(ethers.verifyMessage('after moving into the HSM', signature.body.signature)).toBe(after.body.addresses.evm);
+    }
+  });
+
+  describe('refuses to start, with one line naming the variable and never its value', () => {
+    const startFails = async (env: Record<string, string>): Promise<string> => {
+      const wallet = spawnApp('wallet', { ...platform.env, WALLET_PORT: String(await freePort()), ...env });
+      expect(await wallet.waitForExit()).toBe(1);
+      return wallet.output;
+    };
+
+    it.each([
+      ['a wrong PIN', { PKCS11_PIN: 'not-the-pin-5501' }, 'PKCS11_PIN: the token refused the PIN', 'not-the-pin-5501'],
+      ['a missing module', { PKCS11_MODULE: '/nowhere/libmissing-pkcs11.so' }, 'PKCS11_MODULE: the PKCS#11 module could not be loaded', 'libmissing-pkcs11'],
+      ['an unknown token', { PKCS11_TOKEN_LABEL: 'no-such-token-77' }, 'PKCS11_TOKEN_LABEL: no token with this label is present', 'no-such-token-77'],
+      ['a missing key label', { WALLET_MASTER_KEY_ID: 'no-such-key-88' }, 'WALLET_MASTER_KEY_ID: the token has no secret key with this label', 'no-such-key-88'],
+    ])('%s', async (_, change, line, value) => {
+      const output = await startFails({ ...token.walletEnv('hsm-2'), ...change });
+      expect(output).toContain(`wallet: invalid configuration: ${line}`);
+      expect(output).not.toContain(value);
+      expect(output).not.toContain(token.pin);
+    });
+
+    it('a master key that could leave the token (extractable)', async () => {
+      const lib = await loadPkcs11js();
+      const { pkcs11, slot, session } = openTokenSession(lib, { module: token.env.PKCS11_MODULE, tokenLabel: token.label, pin: token.pin }, true);
+      try {
+        pkcs11.C_GenerateKey(session, { mechanism: lib.CKM_AES_KEY_GEN }, [
+          { type: lib.CKA_CLASS, value: lib.CKO_SECRET_KEY },
+          { type: lib.CKA_KEY_TYPE, value: lib.CKK_AES },
+          { type: lib.CKA_VALUE_LEN, value: 32 },
+          { type: lib.CKA_LABEL, value: 'leaky' },
+          { type: lib.CKA_TOKEN, value: true },
+          { type: lib.CKA_SENSITIVE, value: false },
+          { type: lib.CKA_EXTRACTABLE, value: true },
+          { type: lib.CKA_ENCRYPT, value: true },
+          { type: lib.CKA_DECRYPT, value: true },
+        ]);
+      } finally {
+        closeToken(pkcs11, slot);
+      }
+      const output = await startFails(token.walletEnv('leaky'));
+      expect(output).toContain('wallet: invalid configuration: WALLET_MASTER_KEY_ID: the key with this label can leave the token');
+    });
+  });
+});

@@ -1,8 +1,9 @@
 /**
- * Three projects:
+ * Four projects:
  * - unit:   *.spec.ts beside the code, no servers needed beyond what each spec states (the web console's run in vitest).
  * - e2e:    *.e2e-spec.ts under apps/<app>/test and libs/<lib>/test, against the real Postgres and Redis;
  *           each suite uses its own database and Redis key prefix so suites run in parallel.
+ * - hsm:    the wallet and player end-to-end suites again, with the wallet's master keys in a SoftHSM2 token.
  * - faults: *.fault-spec.ts, suites that stop and restart Postgres or Redis; `npm test` runs them after the others, one at a time.
  */
 const { mkdirSync, writeFileSync } = require('node:fs');
@@ -44,6 +45,15 @@ module.exports = {
       testPathIgnorePatterns: ['/node_modules/', '<rootDir>/apps/console/src/'],
     },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{apps,libs}/*/test/**/*.e2e-spec.ts', '<rootDir>/tools/test/**/*.e2e-spec.ts'] },
+    // The wallet and player suites again, with the wallet's master keys in a SoftHSM2 token (WALLET_MASTER_KEY_PROVIDER=pkcs11);
+    // custody.e2e-spec is about environment keys, and hsm.e2e-spec sets up its own token.
+    {
+      ...common,
+      displayName: 'hsm',
+      testMatch: ['<rootDir>/apps/{wallet,core}/test/**/*.e2e-spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '/custody\\.e2e-spec\\.ts$', '/hsm\\.e2e-spec\\.ts$'],
+      setupFiles: ['<rootDir>/libs/testing/src/hsm-setup.ts'],
+    },
     { ...common, displayName: 'faults', testMatch: ['<rootDir>/{apps,libs}/*/test/**/*.fault-spec.ts'] },
   ],
 };

@@ -1,5 +1,5 @@
 import { PlayerView, WalletView } from '@game-wallet/contracts';
-import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, http, profileJwt, waitFor } from '@game-wallet/testing';
+import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, http, profileJwt, queryOnce, testsUseHsm, waitFor } from '@game-wallet/testing';
 
 /** SPEC §4.2: the wallet read, its `include` and `chain` queries, and who may read what. */
 describe('wallet read', () => {
@@ -32,6 +32,11 @@ describe('wallet read', () => {
     expect(response.body).toMatchObject({ id: player.walletId, applicationId: game.gameId, profileId: player.profileId });
     expect(Object.keys(response.body.addresses).sort()).toEqual(['evm', 'sol', 'sui']);
     expect(response.body.lastUsedAt).toBe(response.body.createdAt);
+  });
+
+  it('keeps the wallet wrapped by the configured master key: the token\'s in the hsm run, the environment\'s otherwise', async () => {
+    const [row] = await queryOnce<{ master_key_id: string }>(platform.databaseUrl, 'SELECT master_key_id FROM wallet.wallets WHERE id = $1', [player.walletId]);
+    expect(row.master_key_id).toBe(testsUseHsm() ? 'pkcs11:master-1' : 'dev');
   });
 
   it.each([['evm'], ['sol'], ['sui']])('narrows addresses to ?chain=%s', async (chain) => {

@@ -17,15 +17,11 @@ export function describeServiceHealth(service: ServiceName): void {
       await platform.stop();
     });
 
-    it('answers /v1/health on its internal port with database and redis up', async () => {
+    it('answers /v1/health on its internal port with database and redis up (and the HSM, for a wallet that uses one)', async () => {
       const response = await fetch(`${platform.internalUrl(service)}/v1/health`);
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({
-        status: 'ok',
-        info: { database: { status: 'up' }, redis: { status: 'up' } },
-        error: {},
-        details: { database: { status: 'up' }, redis: { status: 'up' } },
-      });
+      const up = { database: { status: 'up' }, redis: { status: 'up' }, ...(service === 'wallet' && platform.hsm ? { hsm: { status: 'up' } } : {}) };
+      expect(await response.json()).toEqual({ status: 'ok', info: up, error: {}, details: up });
     });
 
     it('answers /v1/health/live with 200', async () => {

@@ -20,6 +20,10 @@ ARG NODE_IMAGE=node:22.23.3-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 ARG APP
 WORKDIR /src
+# Build tools for the one native addon (pkcs11js, optional: without them npm would leave it out).
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY nx.json tsconfig.base.json ./
@@ -34,12 +38,20 @@ RUN NX_DAEMON=false npx nx run "${APP}:build" --configuration=production --outpu
  && find /out \( -name '*.map' -o -name meta.json \) -delete
 
 # ---- deps: the production packages this app imports, exactly as locked ----
-# No install scripts: none of them needs one to work (the only one there is, in swagger-ui-dist's dependency
-# @scarf/scarf, would report the installation to a third party).
+# No install scripts (the one in swagger-ui-dist's dependency @scarf/scarf would report the installation to a third
+# party), except the one native addon: the wallet's pkcs11js (master keys in an HSM), compiled here with build tools
+# that stay in this stage.
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY --from=build /out/package.json /out/package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+RUN if [ -d node_modules/pkcs11js ]; then \
+      apt-get update \
+      && apt-get install -y --no-install-recommends python3 make g++ \
+      && rm -rf /var/lib/apt/lists/* \
+      && npm rebuild pkcs11js \
+      && rm -rf node_modules/pkcs11js/build/Release/obj.target node_modules/pkcs11js/build/Release/.deps; \
+    fi
 
 # ---- runtime ----
 FROM ${NODE_IMAGE} AS runtime
@@ -66,7 +78,8 @@ USER 1000:1000
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # Also in the image: migrate.js (identity, wallet, core: the schema's migrations, for MIGRATIONS=job), and the
-# operator commands cli/rewrap.js (wallet) and cli/rotate-signing-key.js (identity).
+# operator commands cli/rewrap.js and cli/hsm-create-key.js (wallet) and cli/rotate-signing-key.js (identity). With
+# WALLET_MASTER_KEY_PROVIDER=pkcs11 the HSM vendor's PKCS#11 module (.so) is mounted into the wallet's container.
 CMD ["node", "main.js"]
 
 # ---- one final stage per app: the ports it listens on ----

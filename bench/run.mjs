@@ -9,10 +9,11 @@
 // the peak RSS of each app.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { ROUNDS, ROUND_SECONDS, ROUND_WARMUP_SECONDS, json, machine, measure, median, pairedRounds, root, startPlatform } from './lib/platform.mjs';
 import { cpuSnapshot } from './lib/cpu-share.mjs';
@@ -20,7 +21,7 @@ import { cpuSnapshot } from './lib/cpu-share.mjs';
 const require = createRequire(import.meta.url);
 const { values: args } = parseArgs({ options: { only: { type: 'string' }, rounds: { type: 'string' } } });
 const ROUND_COUNT = Number(args.rounds ?? ROUNDS);
-const SCENARIOS = ['wallet-read-key', 'wallet-read-jwt', 'auth', 'sign-evm', 'sign-sol', 'sign-sui', 'player-create', 'transport'];
+const SCENARIOS = ['wallet-read-key', 'wallet-read-jwt', 'auth', 'sign-evm', 'sign-sol', 'sign-sui', 'player-create', 'hsm', 'transport'];
 const only = args.only ? args.only.split(',') : SCENARIOS;
 for (const name of only) {
   if (!SCENARIOS.includes(name)) throw new Error(`unknown scenario ${name}; known: ${SCENARIOS.join(', ')}`);
@@ -46,6 +47,34 @@ async function keyGenerationRate(generator, seconds) {
     made += 64;
   }
   return { name: 'key generation alone (worker pool)', rps: Math.round(made / ((Date.now() - started) / 1000)), p50: 0, p99: 0, errors: 0, non2xx: 0, cpuMicrosPerRequest: cpu.perRequest(made) };
+}
+
+/**
+ * A SoftHSM2 token in a folder of its own with one master key made by the wallet's `hsm-create-key` command; returns
+ * the wallet's environment for it.
+ */
+function softHsmWalletEnv() {
+  const folder = mkdtempSync(join(os.tmpdir(), 'bench-softhsm-'));
+  mkdirSync(join(folder, 'tokens'));
+  writeFileSync(join(folder, 'softhsm2.conf'), `directories.tokendir = ${join(folder, 'tokens')}\nobjectstore.backend = file\nlog.level = ERROR\n`);
+  const env = { SOFTHSM2_CONF: join(folder, 'softhsm2.conf'), PKCS11_MODULE: '/usr/lib/softhsm/libsofthsm2.so', PKCS11_TOKEN_LABEL: 'bench', PKCS11_PIN: randomBytes(8).toString('hex') };
+  execFileSync('softhsm2-util', ['--init-token', '--free', '--label', 'bench', '--pin', env.PKCS11_PIN, '--so-pin', randomBytes(8).toString('hex')], { env: { ...process.env, ...env }, stdio: 'ignore' });
+  execFileSync(process.execPath, [join(root, 'dist/apps/wallet/cli/hsm-create-key.js'), '--label', 'bench-1'], { env: { ...process.env, ...env }, stdio: 'ignore' });
+  return { folder, env: { ...env, WALLET_MASTER_KEY_PROVIDER: 'pkcs11', WALLET_MASTER_KEY_ID: 'bench-1' } };
+}
+
+/** A paired result `b ÷ a` in the shape of the report. */
+function pairedResult(name, ratioTo, rounds) {
+  return {
+    name,
+    ...(ratioTo ? { ratioTo } : {}),
+    ratio: rounds.median.ratio,
+    median: rounds.median,
+    p99: median(rounds.pairs.map((pair) => pair.b.p99)),
+    baselineP99: median(rounds.pairs.map((pair) => pair.a.p99)),
+    pairs: rounds.pairs.map((pair) => ({ a: pair.a.rps, b: pair.b.rps, ratio: pair.ratio, p50: [pair.a.p50, pair.b.p50], p99: pair.b.p99 })),
+    errors: rounds.pairs.reduce((sum, pair) => sum + pair.a.errors + pair.a.non2xx + pair.b.errors + pair.b.non2xx, 0),
+  };
 }
 
 const results = { machine: machine(), rounds: ROUND_COUNT, roundSeconds: ROUND_SECONDS, warmupSeconds: ROUND_WARMUP_SECONDS, scenarios: {} };
@@ -119,6 +148,34 @@ try {
     };
   }
   results.peakRssMb = Object.fromEntries(Object.entries(platform.appPids()).map(([app, pid]) => [app, peakRssMb(pid)]));
+
+  if (only.includes('hsm')) {
+    // The same requests against a second platform whose wallet keeps its master key in SoftHSM2, flipped pairs with
+    // this one (master key in the environment); only one of the two is under load at a time.
+    console.log('--- hsm');
+    const token = softHsmWalletEnv();
+    const hsmPlatform = await startPlatform('hsm', undefined, { extraEnv: token.env, portOffset: 200 });
+    try {
+      const hsmGame = await hsmPlatform.game();
+      const hsmKey = { 'x-api-key': hsmGame.key };
+      const hsmPlayer = await json('POST', `${hsmPlatform.coreUrl}/v1/player/create`, { uniqueId: 'bench-signer' }, hsmKey);
+      const signOn = (base, walletId, headers) => post(`${base}/v1/wallet/${walletId}/sign`, { chain: 'evm', message: 'bench message' }, headers);
+      const createOn = (coreUrl, headers) => ({
+        url: `${coreUrl}/v1/player/create`,
+        requests: [{ method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, setupRequest: (request) => ({ ...request, body: JSON.stringify({ uniqueId: `bench-${randomBytes(8).toString('hex')}` }) }) }],
+      });
+      const envSide = (name, options) => ({ name: `${name}, master key in the environment`, options });
+      const hsmSide = (name, options) => ({ name: `${name}, master key in SoftHSM2`, options });
+      const sign = await pairedRounds(envSide('sign evm', signOn(platform.baseUrl, player.walletId, apiKey)), hsmSide('sign evm', signOn(hsmPlatform.baseUrl, hsmPlayer.walletId, hsmKey)), { rounds: ROUND_COUNT });
+      results.scenarios['sign-evm-hsm'] = pairedResult('POST /v1/wallet/{id}/sign, evm, master key in SoftHSM2', 'master key in the environment', sign);
+      const create = await pairedRounds(envSide('player create', createOn(platform.coreUrl, apiKey)), hsmSide('player create', createOn(hsmPlatform.coreUrl, hsmKey)), { rounds: ROUND_COUNT });
+      results.scenarios['player-create-hsm'] = pairedResult('POST /v1/player/create, master key in SoftHSM2', 'master key in the environment', create);
+      results.peakRssMb = { ...results.peakRssMb, ...Object.fromEntries(Object.entries(hsmPlatform.appPids()).map(([app, pid]) => [`${app} (hsm)`, peakRssMb(pid)])) };
+    } finally {
+      await hsmPlatform.stop();
+      rmSync(token.folder, { recursive: true, force: true });
+    }
+  }
   cancelTimeLimit();
 } finally {
   await platform.stop();
@@ -161,10 +218,29 @@ function report({ machine: host, rounds, scenarios, peakRssMb }) {
     `|---|${cpuLabels.map(() => '---:').join('|')}|`,
     ...rows.map(([, s]) => `| ${s.name} | ${cpuLabels.map((label) => s.median.b.cpuMicrosPerRequest[label] ?? '').join(' | ')} |`),
     ...rows.map(([, s]) => `| ↳ its ${s.ratioTo ?? 'bare hello'} | ${cpuLabels.map((label) => s.median.a.cpuMicrosPerRequest[label] ?? '').join(' | ')} |`).slice(0, 1),
+    ...hsmCost(scenarios),
     '',
     `Peak RSS of each app over the whole run (MB): ${Object.entries(peakRssMb ?? {}).map(([app, mb]) => `${app} ${mb}`).join(', ')}`,
     '',
   ].join('\n');
+}
+
+/** What keeping the master key in the HSM costs per operation, from the median pairs of the `*-hsm` scenarios. */
+function hsmCost(scenarios) {
+  const rows = ['sign-evm-hsm', 'player-create-hsm'].filter((name) => scenarios[name]).map((name) => scenarios[name]);
+  if (rows.length === 0) return [];
+  const sum = (cpu) => Object.entries(cpu).filter(([label]) => !label.startsWith('load generator')).reduce((total, [, micros]) => total + micros, 0);
+  return [
+    '',
+    'Master key in SoftHSM2 against the environment (median pair; the wallet process runs the token, so its CPU holds the HSM work):',
+    '',
+    '| operation | env req/s | HSM req/s | ratio | p50 ms env → HSM | wallet CPU µs env → HSM | all processes CPU µs env → HSM |',
+    '|---|---:|---:|---:|---|---|---|',
+    ...rows.map((s) => {
+      const [a, b] = [s.median.a, s.median.b];
+      return `| ${s.name.split(',')[0]} | ${a.rps} | ${b.rps} | ${s.ratio.toFixed(2)} × | ${a.p50} → ${b.p50} | ${a.cpuMicrosPerRequest.wallet ?? 0} → ${b.cpuMicrosPerRequest.wallet ?? 0} | ${sum(a.cpuMicrosPerRequest)} → ${sum(b.cpuMicrosPerRequest)} |`;
+    }),
+  ];
 }
 
 function chart({ scenarios, machine: host }) {

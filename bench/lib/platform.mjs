@@ -19,13 +19,16 @@ const Redis = require('ioredis');
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ADMIN_DB = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-/** Starts `apps` (services first, then the gateway) with limits high enough that nothing is refused. */
-export async function startPlatform(name, apps = ['identity', 'wallet', 'core', 'gateway']) {
+/**
+ * Starts `apps` (services first, then the gateway) with limits high enough that nothing is refused; `extraEnv` on top
+ * (a second platform beside the first takes a `portOffset`).
+ */
+export async function startPlatform(name, apps = ['identity', 'wallet', 'core', 'gateway'], { extraEnv = {}, portOffset = 0 } = {}) {
   const prefix = `bench-${name}-${process.pid}`;
   const dbName = `bench_${name}_${process.pid}`;
   const dataDir = mkdtempSync(join(os.tmpdir(), `bench-${name}-`));
   const operator = { email: 'bench@example.com', password: 'bench-operator-password' };
-  const base = 3800 + (process.pid % 40);
+  const base = 3800 + (process.pid % 40) + portOffset;
   const ports = { base, core: base + 50, internal: base + 100, identity: base + 110, wallet: base + 120, coreService: base + 130 };
   const env = {
     ...process.env,
@@ -53,6 +56,7 @@ export async function startPlatform(name, apps = ['identity', 'wallet', 'core', 
     BENCH_REDIS_URL: REDIS_URL,
     BENCH_KEY_PREFIX: prefix,
     TRANSPORT_HMAC_KEYS: `bench=${randomBytes(32).toString('base64')}`,
+    ...extraEnv,
   };
   const children = [];
   const appPids = {};

@@ -93,6 +93,24 @@ describe('wallet master keys in an HSM (PKCS#11, SoftHSM2)', () => {
     }
   });
 
+  it('wraps and unwraps 64 data keys at a time in the token, 6,400 in all, each back as it went in', async () => {
+    // Without the library doing its own locking (C_Initialize with CKF_OS_LOCKING_OK) SoftHSM2 corrupts its heap here.
+    const keyring = await Pkcs11Keyring.open({ module: token.env.PKCS11_MODULE, tokenLabel: token.label, pin: token.pin }, 'hsm-1');
+    try {
+      for (let round = 0; round < 100; round += 1) {
+        await Promise.all(
+          Array.from({ length: 64 }, async (_, n) => {
+            const dataKey = randomBytes(32);
+            const aad = Buffer.from(`wallet-${round}-${n}`);
+            expect((await keyring.unwrap(keyring.currentId, await keyring.wrap(keyring.currentId, dataKey, aad), aad)).equals(dataKey)).toBe(true);
+          }),
+        );
+      }
+    } finally {
+      await keyring.close();
+    }
+  });
+
   it('keeps no mnemonic, seed or private key in any table, any Redis key or any log line', async () => {
     const keyring = await Pkcs11Keyring.open({ module: token.env.PKCS11_MODULE, tokenLabel: token.label, pin: token.pin }, 'hsm-1');
     const secrets: string[] = [];
@@ -149,6 +167,13 @@ describe('wallet master keys in an HSM (PKCS#11, SoftHSM2)', () => {
       expect(signature.status).toBe(200);
       expect(ethers.verifyMessage('after moving into the HSM', signature.body.signature)).toBe(after.body.addresses.evm);
     }
+  });
+
+  it('serves many creations and signatures at once (token calls run on several threads, each on its own session)', async () => {
+    const many = await Promise.all(Array.from({ length: 40 }, (_, n) => createPlayer(platform, game.key, `burst-${n}`)));
+    const signed = await Promise.all(many.map((player) => sign(player.walletId, 'at once')));
+    expect(signed.map((response) => response.status)).toEqual(many.map(() => 200));
+    expect(platform.process('wallet').running).toBe(true);
   });
 
   describe('refuses to start, with one line naming the variable and never its value', () => {

@@ -346,7 +346,8 @@ export function openTokenSession(lib: Pkcs11js, config: Pkcs11Config, readWrite 
     throw new Pkcs11StartError('PKCS11_MODULE: the PKCS#11 module could not be loaded (no such file, or not a PKCS#11 library)');
   }
   try {
-    pkcs11.C_Initialize();
+    // Calls run on several threads at once (each on its own session): the library must lock for itself.
+    pkcs11.C_Initialize({ flags: lib.CKF_OS_LOCKING_OK });
   } catch (error) {
     if (codeOf(error) !== lib.CKR_CRYPTOKI_ALREADY_INITIALIZED) {
       closeToken(pkcs11);

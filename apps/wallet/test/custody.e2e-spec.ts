@@ -7,37 +7,12 @@ import { execFileSync } from 'node:child_process';
 import { seal } from '@game-wallet/crypto';
 import { randomBytes } from 'node:crypto';
 import { CHAINS, chainKey, mnemonicOf, seedOf } from '../src/keys/derivation';
-import { SealedSecret, WalletOwner, openEntropy } from '../src/keys/envelope';
+import { openEntropy } from '../src/keys/envelope';
 import { EnvironmentKeyring } from '../src/keys/master-keyring';
+import { ownerOf, sealedOf, walletRowsOf } from './wallet-rows';
 
 const k1 = randomBytes(32).toString('base64');
 const k2 = randomBytes(32).toString('base64');
-
-interface WalletRow {
-  id: string;
-  application_id: string;
-  profile_id: string;
-  aad_version: number;
-  entropy_ciphertext: Buffer;
-  entropy_iv: Buffer;
-  entropy_tag: Buffer;
-  data_key_ciphertext: Buffer;
-  data_key_iv: Buffer;
-  data_key_tag: Buffer;
-  master_key_id: string;
-}
-
-const sealedOf = (row: WalletRow): SealedSecret => ({
-  entropyCiphertext: row.entropy_ciphertext,
-  entropyIv: row.entropy_iv,
-  entropyTag: row.entropy_tag,
-  dataKeyCiphertext: row.data_key_ciphertext,
-  dataKeyIv: row.data_key_iv,
-  dataKeyTag: row.data_key_tag,
-  masterKeyId: row.master_key_id,
-  aadVersion: row.aad_version,
-});
-const ownerOf = (row: WalletRow): WalletOwner => ({ id: row.id, applicationId: row.application_id, profileId: row.profile_id });
 
 /** SPEC §6: secrets never at rest in clear, never in Redis or logs; integrity failures contained; master key rotation. */
 describe('wallet key custody', () => {
@@ -45,7 +20,7 @@ describe('wallet key custody', () => {
   let game: GameFixture;
   let players: PlayerView[];
 
-  const walletRows = () => queryOnce<WalletRow & Record<string, unknown>>(platform.databaseUrl, 'SELECT * FROM wallet.wallets ORDER BY id');
+  const walletRows = () => walletRowsOf(platform.databaseUrl);
   const sign = (walletId: string, message = 'custody check') =>
     http<SignatureView & { code?: string; message?: string }>('POST', `${platform.baseUrl}/v1/wallet/${walletId}/sign`, {
       apiKey: game.key,

@@ -1,38 +1,14 @@
 import { PlayerView, SignatureView, WalletView } from '@game-wallet/contracts';
-import { GameFixture, SoftHsmToken, TestPlatform, consoleToken, createGame, createPlayer, freePort, http, queryOnce, spawnApp, spawnNode } from '@game-wallet/testing';
+import { GameFixture, SoftHsmToken, TestPlatform, consoleToken, createGame, createPlayer, freePort, http, spawnApp, spawnNode } from '@game-wallet/testing';
 import { base58 } from '@scure/base';
 import { ethers } from 'ethers';
 import Redis from 'ioredis';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { CHAINS, chainKey, mnemonicOf, seedOf } from '../src/keys/derivation';
-import { SealedSecret, openEntropy } from '../src/keys/envelope';
+import { openEntropy } from '../src/keys/envelope';
 import { Pkcs11Keyring, closeToken, findSecretKey, loadPkcs11js, openTokenSession } from '../src/keys/pkcs11-keyring';
-
-interface WalletRow {
-  id: string;
-  application_id: string;
-  profile_id: string;
-  aad_version: number;
-  entropy_ciphertext: Buffer;
-  entropy_iv: Buffer;
-  entropy_tag: Buffer;
-  data_key_ciphertext: Buffer;
-  data_key_iv: Buffer;
-  data_key_tag: Buffer;
-  master_key_id: string;
-}
-
-const sealedOf = (row: WalletRow): SealedSecret => ({
-  entropyCiphertext: row.entropy_ciphertext,
-  entropyIv: row.entropy_iv,
-  entropyTag: row.entropy_tag,
-  dataKeyCiphertext: row.data_key_ciphertext,
-  dataKeyIv: row.data_key_iv,
-  dataKeyTag: row.data_key_tag,
-  masterKeyId: row.master_key_id,
-  aadVersion: row.aad_version,
-});
+import { ownerOf, sealedOf, walletRowsOf } from './wallet-rows';
 
 /** Master keys in a PKCS#11 token (SoftHSM2): custody, rotation from the environment into the token, refusal to start. */
 describe('wallet master keys in an HSM (PKCS#11, SoftHSM2)', () => {
@@ -42,7 +18,7 @@ describe('wallet master keys in an HSM (PKCS#11, SoftHSM2)', () => {
   let game: GameFixture;
   let players: PlayerView[];
 
-  const walletRows = () => queryOnce<WalletRow & Record<string, unknown>>(platform.databaseUrl, 'SELECT * FROM wallet.wallets ORDER BY id');
+  const walletRows = () => walletRowsOf(platform.databaseUrl);
   const sign = (walletId: string, message: string, chain = 'evm') =>
     http<SignatureView & { code?: string }>('POST', `${platform.baseUrl}/v1/wallet/${walletId}/sign`, { apiKey: game.key, body: { chain, message } });
   const readWallet = (walletId: string) => http<WalletView>('GET', `${platform.baseUrl}/v1/wallet/${walletId}`, { apiKey: game.key });
@@ -116,7 +92,7 @@ describe('wallet master keys in an HSM (PKCS#11, SoftHSM2)', () => {
     const secrets: string[] = [];
     try {
       for (const row of await walletRows()) {
-        const entropy = await openEntropy({ id: row.id, applicationId: row.application_id, profileId: row.profile_id }, sealedOf(row), keyring);
+        const entropy = await openEntropy(ownerOf(row), sealedOf(row), keyring);
         const mnemonic = mnemonicOf(entropy);
         const seed = seedOf(mnemonic);
         secrets.push(entropy.toString('hex'), entropy.toString('base64'), mnemonic, Buffer.from(seed).toString('hex'));

@@ -98,7 +98,8 @@ describe('wallet key custody', () => {
     await restartWallet({ WALLET_MASTER_KEYS: `k1=${k1},k2=${k2}`, WALLET_MASTER_KEY_ID: 'k2' });
     const rewrap = spawnNode('rewrap', 'dist/apps/wallet/cli/rewrap.js', { ...platform.env, WALLET_MASTER_KEYS: `k1=${k1},k2=${k2}`, WALLET_MASTER_KEY_ID: 'k2' });
     expect(await rewrap.waitForExit()).toBe(0);
-    expect(rewrap.output).toContain('Rewrapped 4 wallet(s) under master key "k2", bound to their owners');
+    expect(rewrap.output).toContain('Rewrapped 4 of 4 wallet(s) under master key "k2", bound to their owners');
+    expect(rewrap.output).toContain('4/4 wallets | 0 left as they were'); // the progress bar's last state
     expect((await walletRows()).map((row) => [row.master_key_id, row.aad_version])).toEqual([
       ['k2', 2],
       ['k2', 2],

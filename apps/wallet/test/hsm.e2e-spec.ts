@@ -7,7 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { CHAINS, chainKey, mnemonicOf, seedOf } from '../src/keys/derivation';
 import { openEntropy } from '../src/keys/envelope';
-import { Pkcs11Keyring, closeToken, findSecretKey, loadPkcs11js, openTokenSession } from '../src/keys/pkcs11-keyring';
+import { Pkcs11Keyring } from '../src/keys/pkcs11-keyring';
+import { closeToken, findSecretKey, loadPkcs11js, openTokenSession } from '../src/keys/pkcs11-token';
 import { ownerOf, sealedOf, walletRowsOf } from './wallet-rows';
 
 /** Master keys in a PKCS#11 token (SoftHSM2): custody, rotation from the environment into the token, refusal to start. */

@@ -10,7 +10,8 @@
 import { runMain } from '@game-wallet/http';
 import { parseArgs } from 'node:util';
 import { KEY_ID, parseEnv, z } from '@game-wallet/config';
-import { PKCS11_LABEL_MAX, closeToken, findSecretKey, loadPkcs11js, openTokenSession } from '../keys/pkcs11-keyring';
+import { PKCS11_LABEL_MAX } from '../keys/pkcs11-keyring';
+import { closeToken, findSecretKey, loadPkcs11js, openTokenSession } from '../keys/pkcs11-token';
 
 runMain('hsm-create-key', async () => {
   const { values } = parseArgs({ options: { label: { type: 'string' } } });

@@ -49,7 +49,13 @@ function wrapAad(owner: WalletOwner, masterKeyId: string, version: number): Buff
 }
 
 async function sealWith(owner: WalletOwner, entropy: Uint8Array, dataKey: Buffer, keyring: MasterKeyring, masterKeyId: string): Promise<SealedSecret> {
-  const body = seal(dataKey, Buffer.from(entropy), entropyAad(owner, CURRENT_AAD_VERSION));
+  const plain = Buffer.from(entropy); // a copy, zeroed below like every other secret buffer
+  let body;
+  try {
+    body = seal(dataKey, plain, entropyAad(owner, CURRENT_AAD_VERSION));
+  } finally {
+    plain.fill(0);
+  }
   const wrapped = await keyring.wrap(masterKeyId, dataKey, wrapAad(owner, masterKeyId, CURRENT_AAD_VERSION));
   return {
     entropyCiphertext: body.ciphertext,

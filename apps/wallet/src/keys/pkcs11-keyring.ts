@@ -27,6 +27,8 @@ interface Connection {
   open: number;
   /** Object handles of the keys found so far, by label. */
   keys: Map<string, Handle>;
+  /** Calls waiting for a session while all are busy. */
+  waiting: { resolve: (session: Handle) => void; reject: (error: Error) => void }[];
 }
 
 /**
@@ -47,7 +49,6 @@ export class Pkcs11Keyring implements MasterKeyring {
   private failedAt = 0;
   private inFlight = 0;
   private readonly drained: (() => void)[] = [];
-  private waiting: ((session: Handle) => void)[] = [];
   private readonly logger = new Logger('Pkcs11Keyring');
 
   private constructor(
@@ -220,6 +221,8 @@ export class Pkcs11Keyring implements MasterKeyring {
       return;
     }
     this.connection = undefined;
+    // Calls queued for one of its sessions would wait forever: they answer 503 now, like the call that failed.
+    connection.waiting.splice(0).forEach((waiter) => waiter.reject(hsmUnavailable()));
     this.logger.error(`HSM call failed (${error instanceof Error ? error.message : String(error)}); reconnecting on the next call`);
     void this.drain().then(() => this.disconnect(connection));
   }
@@ -256,13 +259,13 @@ export class Pkcs11Keyring implements MasterKeyring {
         return Promise.reject(hsmUnavailable());
       }
     }
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve, reject) => connection.waiting.push({ resolve, reject }));
   }
 
   private release(connection: Connection, session: Handle): void {
-    const next = this.waiting.shift();
+    const next = connection.waiting.shift();
     if (next) {
-      next(session);
+      next.resolve(session);
     } else {
       connection.idle.push(session);
     }
@@ -270,7 +273,7 @@ export class Pkcs11Keyring implements MasterKeyring {
 
   private connect(): Connection {
     const { pkcs11, slot, session } = openTokenSession(this.lib, this.config);
-    return { pkcs11, slot, idle: [session], open: 1, keys: new Map() };
+    return { pkcs11, slot, idle: [session], open: 1, keys: new Map(), waiting: [] };
   }
 
   /** The current key: an AES-256 key that is sensitive and never extractable, or the service does not start. */

@@ -34,7 +34,12 @@ export async function resolveMasterKeyring(config: WalletConfig): Promise<Master
     return environmentKeyring(config);
   }
   const hsm = await Pkcs11Keyring.open(config.pkcs11, config.masterKeyId as string);
-  return config.masterKeys.size > 0 ? new CombinedKeyring([hsm, new EnvironmentKeyring(config.masterKeys, hsm.currentId)]) : hsm;
+  if (config.masterKeys.size === 0) {
+    return hsm;
+  }
+  // The environment's keys only open what is not moved yet: new wallets go to the HSM's key, never to these.
+  const [anyEnvironmentKey] = config.masterKeys.keys();
+  return new CombinedKeyring([hsm, new EnvironmentKeyring(config.masterKeys, anyEnvironmentKey)]);
 }
 
 export const masterKeysProvider = (config: WalletConfig): Provider => ({ provide: MASTER_KEYS, useFactory: () => resolveMasterKeyring(config) });

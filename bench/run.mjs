@@ -8,7 +8,7 @@
 // alone through the wallet's worker pool. Each scenario also reports the CPU time per request of every process and
 // the peak RSS of each app.
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -77,7 +77,28 @@ function pairedResult(name, ratioTo, rounds) {
   };
 }
 
-const results = { machine: machine(), rounds: ROUND_COUNT, roundSeconds: ROUND_SECONDS, warmupSeconds: ROUND_WARMUP_SECONDS, scenarios: {} };
+/**
+ * CPU time of one ES256 signature (node:crypto, P-256, as identity signs profile JWTs), in µs: the floor of an
+ * authenticate on top of the round trip.
+ */
+function es256Micros(seconds = 1) {
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const input = Buffer.from('eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJiZW5jaCJ9');
+  const started = process.cpuUsage();
+  const until = performance.now() + seconds * 1000;
+  let signed = 0;
+  while (performance.now() < until) {
+    sign('sha256', input, { key: privateKey, dsaEncoding: 'ieee-p1363' });
+    signed += 1;
+  }
+  const used = process.cpuUsage(started);
+  return Math.round((used.user + used.system) / signed);
+}
+
+/** CPU µs per request summed over every process but the load generator. */
+const serverMicros = (cpu) => Object.entries(cpu).filter(([label]) => !label.startsWith('load generator')).reduce((total, [, micros]) => total + micros, 0);
+
+const results = { machine: machine(), rounds: ROUND_COUNT, roundSeconds: ROUND_SECONDS, warmupSeconds: ROUND_WARMUP_SECONDS, scenarios: {}, floors: {} };
 const platform = await startPlatform('all');
 const cancelTimeLimit = platform.timeLimit(60 * 60_000);
 try {
@@ -90,6 +111,25 @@ try {
   const hello = { name: 'bare NestJS + Fastify (GET /hello)', options: { url: `http://127.0.0.1:${helloPort}/hello` } };
   const post = (url, body, headers = apiKey) => ({ url, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const signBody = (chain, message) => post(`${platform.baseUrl}/v1/wallet/${player.walletId}/sign`, { chain, message });
+
+  // `GET /call` answered by a `core.ping` service over our transport and over NestJS's built-in Redis transport
+  // (bench/transport): a forward with no work in it. Started when a scenario needs them; idle otherwise.
+  let transportServers;
+  const forwarders = async () => {
+    if (!transportServers) {
+      const shared = { BENCH_KEY_PREFIX: `${platform.prefix}-transport`, BENCH_TRANSPORT_KEY: randomBytes(32).toString('base64') };
+      const startPair = async (mode) => {
+        await platform.fork('bench/transport/service.cjs', { ...shared, BENCH_MODE: mode });
+        return `http://127.0.0.1:${await platform.fork('bench/transport/gateway.cjs', { ...shared, BENCH_MODE: mode })}/call`;
+      };
+      const [ours, builtin] = [await startPair('ours'), await startPair('builtin')];
+      transportServers = {
+        ours: { name: 'bare forward over our transport (GET /call → core.ping)', options: { url: ours } },
+        builtin: { name: 'bare forward over the built-in Redis transport', options: { url: builtin } },
+      };
+    }
+    return transportServers;
+  };
 
   const paired = {
     'wallet-read-key': { name: 'GET /v1/wallet/{id}, API key', options: { url: `${platform.baseUrl}/v1/wallet/${player.walletId}`, headers: apiKey } },
@@ -146,6 +186,17 @@ try {
       pairs: pairs.map((pair) => ({ keyGeneration: pair.a.rps, scenario: pair.b.rps, ratio: pair.ratio, p99: pair.b.p99 })),
       errors: pairs.reduce((sum, pair) => sum + pair.b.errors + pair.b.non2xx, 0),
     };
+    // What a request costs at this rate, when requests arrive a few at a time and every process wakes for each: bare
+    // hello and a bare forward at the median pair's rate, and bare hello at saturation.
+    const rate = middle.b.rps;
+    const { ours } = await forwarders();
+    const atRate = (side) => measure(`${side.name} at ${rate} req/s`, { ...side.options, overallRate: rate }, ROUND_SECONDS, ROUND_WARMUP_SECONDS);
+    results.floors.playerCreateRate = {
+      rate,
+      hello: (await atRate(hello)).cpuMicrosPerRequest,
+      forward: (await atRate(ours)).cpuMicrosPerRequest,
+      helloSaturated: (await measure(`${hello.name}, saturated`, hello.options, ROUND_SECONDS, ROUND_WARMUP_SECONDS)).cpuMicrosPerRequest,
+    };
   }
   results.peakRssMb = Object.fromEntries(Object.entries(platform.appPids()).map(([app, pid]) => [app, peakRssMb(pid)]));
 
@@ -176,18 +227,25 @@ try {
       rmSync(token.folder, { recursive: true, force: true });
     }
   }
+  if (only.includes('transport')) {
+    // Our transport against NestJS's built-in Redis transport, both forwarding `GET /call` to a `core.ping` service, at
+    // 64 connections and at one; and our bare forward against bare hello, the ceiling of any route that asks a service.
+    console.log('--- transport');
+    const { ours, builtin } = await forwarders();
+    const withConnections = (side, connections) => ({ name: `${side.name}, ${connections} connection${connections === 1 ? '' : 's'}`, options: { ...side.options, connections } });
+    for (const connections of [64, 1]) {
+      const rounds = await pairedRounds(withConnections(builtin, connections), withConnections(ours, connections), { rounds: ROUND_COUNT });
+      results.scenarios[`transport-c${connections}`] = pairedResult(`our transport, ${connections} connection${connections === 1 ? '' : 's'} (GET /call → core.ping)`, 'the built-in Redis transport', rounds);
+    }
+    const forward = await pairedRounds(hello, ours, { rounds: ROUND_COUNT });
+    results.scenarios.forward = pairedResult(ours.name, undefined, forward);
+  }
+  if (only.includes('auth')) {
+    results.floors.es256Micros = es256Micros();
+  }
   cancelTimeLimit();
 } finally {
   await platform.stop();
-}
-
-if (only.includes('transport')) {
-  // Our transport against NestJS's built-in Redis transport, with its own servers (bench/transport/run.mjs).
-  console.log('--- transport');
-  execFileSync(process.execPath, [join(root, 'bench/transport/run.mjs')], { stdio: 'inherit', env: { ...process.env, BENCH_ROUNDS: String(ROUND_COUNT) } });
-  const transport = JSON.parse(readFileSync(join(root, 'bench/results/transport.json'), 'utf8'));
-  // One pass of each side (not yet flipped pairs): its own file has the details.
-  results.scenarios.transport = { name: 'our transport ÷ NestJS built-in Redis transport', comparison: transport.comparison };
 }
 
 await mkdir(join(root, 'bench', 'results'), { recursive: true });
@@ -197,9 +255,10 @@ await writeFile(join(root, 'bench', 'results', 'latest.md'), markdown);
 await writeFile(join(root, 'bench', 'results', 'latest.svg'), chart(results));
 console.log(markdown);
 
-function report({ machine: host, rounds, scenarios, peakRssMb }) {
+function report({ machine: host, rounds, scenarios, floors, peakRssMb }) {
   const rows = Object.entries(scenarios).filter(([, scenario]) => scenario.median);
-  const cpuLabels = [...new Set(rows.flatMap(([, scenario]) => Object.keys(scenario.median.b.cpuMicrosPerRequest)))];
+  // Every process that worked in a scenario or in its comparison (bare hello's own server included).
+  const cpuLabels = [...new Set(rows.flatMap(([, scenario]) => [scenario.median.b, scenario.median.a].flatMap((side) => Object.entries(side.cpuMicrosPerRequest).filter(([, micros]) => micros > 0).map(([label]) => label))))];
   return [
     '# Benchmarks (`npm run bench`)',
     '',
@@ -208,9 +267,6 @@ function report({ machine: host, rounds, scenarios, peakRssMb }) {
     '| scenario | req/s | ratio | to | p99 ms (median) | errors |',
     '|---|---:|---:|---|---:|---:|',
     ...rows.map(([, s]) => `| ${s.name} | ${s.median.b.rps.toLocaleString('en-US')} | ${s.ratio.toFixed(2)} × | ${s.ratioTo ?? 'bare hello'} (${s.median.a.rps.toLocaleString('en-US')}/s) | ${s.p99} | ${s.errors} |`),
-    ...(scenarios.transport
-      ? ['', ...scenarios.transport.comparison.map((row) => `Transport at c=${row.connections}: ours ${row.throughput.ours} req/s, built-in ${row.throughput.builtin} req/s, ${row.throughput.ratio} × (one pass each; bench/results/transport.md)`)]
-      : []),
     '',
     'CPU time per request, µs, by process, in the median pair (all processes share the cores):',
     '',
@@ -219,10 +275,43 @@ function report({ machine: host, rounds, scenarios, peakRssMb }) {
     ...rows.map(([, s]) => `| ${s.name} | ${cpuLabels.map((label) => s.median.b.cpuMicrosPerRequest[label] ?? '').join(' | ')} |`),
     ...rows.map(([, s]) => `| ↳ its ${s.ratioTo ?? 'bare hello'} | ${cpuLabels.map((label) => s.median.a.cpuMicrosPerRequest[label] ?? '').join(' | ')} |`).slice(0, 1),
     ...hsmCost(scenarios),
+    ...floorLines(scenarios, floors ?? {}),
     '',
     `Peak RSS of each app over the whole run (MB): ${Object.entries(peakRssMb ?? {}).map(([app, mb]) => `${app} ${mb}`).join(', ')}`,
     '',
   ].join('\n');
+}
+
+/**
+ * What no change to the apps can go below on this machine, measured in the same run: the bare forward's ratio (the
+ * ceiling of every route that asks a service), the cost of the ES256 signature an authenticate adds to it, and what a
+ * request costs at player creation's rate.
+ */
+function floorLines(scenarios, floors) {
+  const lines = [];
+  const forward = scenarios.forward?.median;
+  if (forward) {
+    lines.push(
+      `- A bare forward over our transport (HTTP → gateway → Redis stream → service → reply, no work) runs at **${scenarios.forward.ratio.toFixed(2)} ×** bare hello: the ceiling of every route that asks a service (wallet read, authenticate). Machine CPU per request: bare hello ${serverMicros(forward.a.cpuMicrosPerRequest) + (forward.a.cpuMicrosPerRequest['load generator (autocannon)'] ?? 0)} µs, the forward ${serverMicros(forward.b.cpuMicrosPerRequest) + (forward.b.cpuMicrosPerRequest['load generator (autocannon)'] ?? 0)} µs (load generator included).`,
+    );
+    if (floors.es256Micros !== undefined) {
+      const hello = serverMicros(forward.a.cpuMicrosPerRequest) + (forward.a.cpuMicrosPerRequest['load generator (autocannon)'] ?? 0);
+      const withSignature = serverMicros(forward.b.cpuMicrosPerRequest) + (forward.b.cpuMicrosPerRequest['load generator (autocannon)'] ?? 0) + floors.es256Micros;
+      lines.push(`- One ES256 signature (node:crypto, P-256) costs **${floors.es256Micros} µs** of CPU: an authenticate, a forward plus its token's signature, can reach at most about ${(hello / withSignature).toFixed(2)} × bare hello here.`);
+    }
+  }
+  const atRate = floors.playerCreateRate;
+  if (atRate) {
+    // Only the processes that serve the request: bare hello's server; the forward's gateway, service and Redis.
+    const hello = (cpu) => cpu['hello (bench server)'] ?? 0;
+    const forwardParts = ['gateway (bench server)', 'service (bench server)', 'redis'];
+    const forwardCost = forwardParts.reduce((total, label) => total + (atRate.forward[label] ?? 0), 0);
+    const hop = forwardCost - hello(atRate.hello);
+    lines.push(
+      `- At player creation's rate (${atRate.rate} req/s, requests arriving a few at a time, each process waking for each), bare hello's server spends **${hello(atRate.hello)} µs** of CPU per request (${hello(atRate.helloSaturated)} µs saturated), and a bare forward **${forwardCost} µs** (${forwardParts.map((label) => `${label} ${atRate.forward[label] ?? 0}`).join(', ')}). A new player takes one forward (gateway → core) and two more hops (core → identity, core → wallet) of about ${hop} µs each, so at least ${forwardCost + 2 * hop} µs of CPU outside key generation before PostgreSQL's four statements.`,
+    );
+  }
+  return lines.length > 0 ? ['', 'Floors measured in this run (what no change to the apps goes below on this machine):', '', ...lines] : [];
 }
 
 /** What keeping the master key in the HSM costs per operation, from the median pairs of the `*-hsm` scenarios. */

@@ -83,10 +83,13 @@ export async function startPlatform(name, apps = ['identity', 'wallet', 'core', 
     prefix,
     /** The process id of each app. */
     appPids: () => ({ ...appPids }),
-    /** Starts a bench helper server (`serve()` protocol of bench/transport/common.cjs); resolves with its port. */
-    fork(script) {
+    /**
+     * Starts a bench helper server (`serve()` protocol of bench/transport/common.cjs) with `extraEnv` on top of the
+     * platform's environment; resolves with its port.
+     */
+    fork(script, extraEnv = {}) {
       return new Promise((resolveStart, reject) => {
-        const child = fork(join(root, script), [], { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+        const child = fork(join(root, script), [], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
         children.push(child);
         child.on('message', (message) => message?.type === 'ready' && resolveStart(message.port));
         child.on('exit', (code) => reject(new Error(`${script} exited (${code})`)));
@@ -149,13 +152,15 @@ export async function json(method, url, body, headers = {}) {
 }
 
 /**
- * A warm-up (`warmup` s), then `duration` s at 64 connections; req/s, p50/p99 (ms), errors, non-2xx, and the CPU time
- * each kind of process spent per request (µs, see cpu-share.mjs).
+ * A warm-up (`warmup` s), then `duration` s at 64 connections (or `options.connections`; `options.overallRate` caps
+ * the rate); req/s, p50/p99 (ms), errors, non-2xx, and the CPU time each kind of process spent per request (µs, see
+ * cpu-share.mjs).
  */
 export async function measure(name, options, duration = 10, warmup = 2) {
-  await autocannon({ ...options, connections: 64, duration: warmup });
+  const connections = options.connections ?? 64;
+  await autocannon({ ...options, connections, duration: warmup });
   const cpu = cpuSnapshot();
-  const result = await autocannon({ ...options, connections: 64, duration });
+  const result = await autocannon({ ...options, connections, duration });
   const row = {
     name,
     rps: Math.round(result.requests.average),

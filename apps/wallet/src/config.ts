@@ -27,7 +27,7 @@ export interface WalletConfig extends ServiceConfig {
    */
   masterKeyId?: string;
   pkcs11?: Pkcs11Config;
-  /** Worker threads that generate keys: `WALLET_KEYGEN_THREADS`, else the CPUs the container may use. */
+  /** Worker threads that generate keys and derive signing keys: `WALLET_KEYGEN_THREADS`, else the container's CPUs. */
   keygenThreads: number;
 }
 

@@ -4,17 +4,18 @@ import { join } from 'node:path';
 import Piscina from 'piscina';
 import { WalletConfig } from '../config';
 import { WALLET_CONFIG } from '../wallet-config.token';
-import { GeneratedWallet } from './generate-wallet.worker';
+import { Chain } from './derivation';
+import { ChainKeyTask, GeneratedWallet } from './keys.worker';
 
 /** The worker's compiled file: beside this one when compiled file by file, under keys/ beside the app's bundle. */
-const WORKER_FILE = [join(__dirname, 'generate-wallet.worker.js'), join(__dirname, 'keys', 'generate-wallet.worker.js')].find((file) =>
-  existsSync(file),
-) ?? join(__dirname, 'generate-wallet.worker.js');
+const WORKER_FILE = [join(__dirname, 'keys.worker.js'), join(__dirname, 'keys', 'keys.worker.js')].find((file) => existsSync(file)) ??
+  join(__dirname, 'keys.worker.js');
 
 /**
- * A pool of worker threads that generate wallet keys (piscina): one per CPU the container may use (`WALLET_KEYGEN_THREADS`
- * overrides it). A worker's work is small and short-lived (32 bytes in, three addresses out), so its heap is capped
- * low: each thread is a V8 heap of its own, and uncapped they grow lazily to tens of MB each before collecting.
+ * A pool of worker threads for the wallet's key work (piscina): generating a wallet's keys, and deriving a chain's key
+ * to sign with. One thread per CPU the container may use (`WALLET_KEYGEN_THREADS` overrides it). A task is small and
+ * short-lived (32 bytes in, three addresses or one key out), so each thread's heap is capped low: each thread is a V8
+ * heap of its own, and uncapped they grow lazily to tens of MB each before collecting.
  */
 @Injectable()
 export class KeyGenerator implements OnModuleDestroy {
@@ -32,6 +33,17 @@ export class KeyGenerator implements OnModuleDestroy {
 
   generate(): Promise<GeneratedWallet> {
     return this.pool.run(undefined) as Promise<GeneratedWallet>;
+  }
+
+  /**
+   * The private key of `chain` for a wallet's entropy, derived on a worker (BIP-39 seed and BIP-32/SLIP-10 path: about
+   * two milliseconds of CPU that would otherwise hold the event loop). `entropy` is zeroed here; a copy of it moves to
+   * the worker, which zeroes it; the key moves back, and the caller zeroes it once used.
+   */
+  deriveChainKey(entropy: Uint8Array, chain: Chain): Promise<Uint8Array> {
+    const task: ChainKeyTask = { entropy: new Uint8Array(entropy), chain };
+    entropy.fill(0);
+    return this.pool.run(task, { name: 'deriveChainKey', transferList: [task.entropy.buffer as ArrayBuffer] }) as Promise<Uint8Array>;
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -16,8 +16,8 @@ import { newId } from '@game-wallet/database';
 import { ed25519 } from '@noble/curves/ed25519';
 import { base58 } from '@scure/base';
 import { createHash } from 'node:crypto';
-import { chainKey, seedOfEntropy } from '../keys/derivation';
 import { KeyIntegrityError, openEntropy } from '../keys/envelope';
+import { KeyGenerator } from '../keys/key-generator';
 import { MasterKeyring } from '../keys/master-keyring';
 import { MASTER_KEYS } from '../keys/master-keys';
 import { evmSignatureHex, signEvmDigest, signWith, suiSignatureOf } from '../keys/signing';
@@ -33,8 +33,9 @@ import { checkEvmTransaction, checkOperation, checkSolanaTransaction, checkSuiTr
 import { SigningPoliciesService } from '../policies/signing-policies.service';
 
 /**
- * Signs with a wallet's key. The entropy is opened, the chain key derived, the message signed and every secret buffer
- * zeroed within this one call; the signature, the wallet's last use and the audit entry are saved together.
+ * Signs with a wallet's key. The entropy is opened, the chain key derived (on a worker thread), the message signed and
+ * every secret buffer zeroed within this one call; the signature, the wallet's last use and the audit entry are saved
+ * together.
  */
 @Injectable()
 export class SigningService {
@@ -46,6 +47,7 @@ export class SigningService {
     private readonly signatures: SignaturesRepository,
     private readonly cache: WalletCache,
     private readonly policies: SigningPoliciesService,
+    private readonly keys: KeyGenerator,
     @Inject(MASTER_KEYS) private readonly masterKeys: MasterKeyring,
   ) {}
 
@@ -164,10 +166,8 @@ export class SigningService {
       }
       throw error;
     }
-    const seed = seedOfEntropy(entropy);
-    entropy.fill(0);
-    const key = chainKey(seed, chain);
-    seed.fill(0);
+    // Derived on a worker thread; the entropy is zeroed here as it goes.
+    const key = await this.keys.deriveChainKey(entropy, chain);
     try {
       return sign(key);
     } finally {

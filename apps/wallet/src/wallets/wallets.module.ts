@@ -13,6 +13,6 @@ import { WalletsService } from './wallets.service';
   imports: [TypeOrmModule.forFeature([WalletEntity])],
   controllers: [WalletsController],
   providers: [WalletsRepository, WalletsService, WalletCache, WalletProfiles, KeyGenerator],
-  exports: [WalletsRepository, WalletsService, WalletCache],
+  exports: [WalletsRepository, WalletsService, WalletCache, KeyGenerator],
 })
 export class WalletsModule {}

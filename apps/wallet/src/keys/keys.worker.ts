@@ -1,0 +1,55 @@
+/**
+ * Worker-thread tasks: the wallet's key work that takes milliseconds (PBKDF2, elliptic-curve arithmetic), off the
+ * event loop so that reads, and the rest of each signature, stay fast while wallets are created and used.
+ * Secrets cross between threads only by transfer (moved, never copied), and each task zeroes what it derived.
+ */
+import { randomFillSync } from 'node:crypto';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { Addresses, Chain, addressesOf, chainKey, seedOfEntropy } from './derivation';
+
+export interface GeneratedWallet {
+  entropy: Uint8Array;
+  addresses: Addresses;
+}
+
+/** Fresh 256-bit entropy from the CSPRNG and the wallet's three addresses (the pool's default task). */
+export default function generateWallet(): GeneratedWallet {
+  // Filled in place: no pooled or intermediate copy of the secret.
+  const entropy = randomFillSync(new Uint8Array(32));
+  const addresses = addressesOf(entropy);
+  // The entropy's memory moves to the caller (transferred, not copied), so no copy stays in this thread.
+  return move({
+    get [transferableSymbol]() {
+      return [entropy.buffer];
+    },
+    get [valueSymbol]() {
+      return { entropy, addresses };
+    },
+  }) as unknown as GeneratedWallet;
+}
+
+export interface ChainKeyTask {
+  /** the wallet's entropy, in an ArrayBuffer of its own (transferred here); zeroed once used */
+  entropy: Uint8Array;
+  chain: Chain;
+}
+
+/**
+ * A chain's private key of a wallet's entropy, in a buffer of its own (the derived one may be a slice of a shared
+ * pool, which must not be transferred); the entropy and every intermediate secret are zeroed.
+ */
+export function chainKeyOfEntropy({ entropy, chain }: ChainKeyTask): Uint8Array {
+  const seed = seedOfEntropy(entropy);
+  entropy.fill(0);
+  const derived = chainKey(seed, chain);
+  seed.fill(0);
+  const key = new Uint8Array(derived.length);
+  key.set(derived);
+  derived.fill(0);
+  return key;
+}
+
+/** Task `deriveChainKey`: the key moves to the caller (transferred, not copied), who zeroes it once used. */
+export function deriveChainKey(task: ChainKeyTask): Uint8Array {
+  return move(chainKeyOfEntropy(task)) as unknown as Uint8Array;
+}

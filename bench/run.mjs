@@ -28,15 +28,23 @@ for (const name of only) {
   if (!SCENARIOS.includes(name)) throw new Error(`unknown scenario ${name}; known: ${SCENARIOS.join(', ')}`);
 }
 
-/** Peak RSS (VmHWM) of a process so far, in MB. */
-function peakRssMb(pid) {
+/** A memory figure of a process from /proc/<pid>/status, in MB: `VmHWM` (its peak RSS so far) or `VmRSS` (now). */
+function memoryMb(pid, field) {
   try {
-    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Math.round(Number(match[1]) / 1024) : null;
   } catch {
     return null;
   }
 }
+
+/** Each app's peak RSS over the run so far, and its RSS now, in MB; `suffix` names a second platform's apps. */
+function memoryOf(pids, suffix = '') {
+  const of = (field) => Object.fromEntries(Object.entries(pids).map(([app, pid]) => [`${app}${suffix}`, memoryMb(pid, field)]));
+  return { peak: of('VmHWM'), now: of('VmRSS') };
+}
+
+const KEY_GENERATION_LABEL = 'key generation (bench process)';
 
 /** Key generation alone, through the wallet's own worker pool (the threads the wallet would start here). */
 async function keyGenerationRate(generator, seconds) {
@@ -47,7 +55,9 @@ async function keyGenerationRate(generator, seconds) {
     await Promise.all(Array.from({ length: 64 }, () => generator.generate()));
     made += 64;
   }
-  return { name: 'key generation alone (worker pool)', rps: Math.round(made / ((Date.now() - started) / 1000)), p50: 0, p99: 0, errors: 0, non2xx: 0, cpuMicrosPerRequest: cpu.perRequest(made) };
+  // The pool's threads belong to this process, which generates no load meanwhile: its CPU is the key generation's.
+  const cpuMicrosPerRequest = Object.fromEntries(Object.entries(cpu.perRequest(made)).map(([label, micros]) => [label.startsWith('load generator') ? KEY_GENERATION_LABEL : label, micros]));
+  return { name: 'key generation alone (worker pool)', rps: Math.round(made / ((Date.now() - started) / 1000)), p50: 0, p99: 0, errors: 0, non2xx: 0, cpuMicrosPerRequest };
 }
 
 /**
@@ -97,6 +107,21 @@ function es256Micros(seconds = 1) {
 }
 
 const results = { machine: machine(), rounds: ROUND_COUNT, roundSeconds: ROUND_SECONDS, warmupSeconds: ROUND_WARMUP_SECONDS, scenarios: {}, floors: {} };
+const resultsFolder = join(root, 'bench', 'results');
+/** Writes what has been measured so far (after each scenario, so a failure later keeps the earlier ones). */
+async function save() {
+  await mkdir(resultsFolder, { recursive: true });
+  await writeFile(join(resultsFolder, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  return writeReport(resultsFolder, results);
+}
+
+/** PostgreSQL's work per new player between two readings of the platform's database activity. */
+function perPlayer(before, after) {
+  const players = after.players - before.players;
+  const each = (field) => Math.round(((after[field] - before[field]) / players) * 10) / 10;
+  return { players, commits: each('commits'), inserted: each('inserted'), updated: each('updated'), fetched: each('fetched') };
+}
+let hsmMemory;
 const platform = await startPlatform('all');
 const cancelTimeLimit = platform.timeLimit(60 * 60_000);
 try {
@@ -147,8 +172,9 @@ try {
       p99: median(rounds.pairs.map((pair) => pair.b.p99)),
       baselineP99: median(rounds.pairs.map((pair) => pair.a.p99)),
       pairs: rounds.pairs.map((pair) => ({ hello: pair.a.rps, scenario: pair.b.rps, ratio: pair.ratio, p99: pair.b.p99 })),
-      errors: rounds.pairs.reduce((sum, pair) => sum + pair.b.errors + pair.b.non2xx, 0),
+      errors: rounds.pairs.reduce((sum, pair) => sum + pair.a.errors + pair.a.non2xx + pair.b.errors + pair.b.non2xx, 0),
     };
+    await save();
   }
 
   if (only.includes('player-create')) {
@@ -165,6 +191,7 @@ try {
         requests: [{ method: 'POST', headers: { ...apiKey, 'content-type': 'application/json' }, setupRequest: (request) => ({ ...request, body: JSON.stringify({ uniqueId: `bench-${randomBytes(6).toString('hex')}-${(next += 1)}` }) }) }],
       },
     };
+    const databaseBefore = await platform.databaseActivity();
     const pairs = [];
     for (let round = 1; round <= ROUND_COUNT; round += 1) {
       const measureCreate = () => measure(`${create.name}, round ${round}`, create.options, ROUND_SECONDS, ROUND_WARMUP_SECONDS);
@@ -195,8 +222,10 @@ try {
       forward: (await atRate(ours)).cpuMicrosPerRequest,
       helloSaturated: (await measure(`${hello.name}, saturated`, hello.options, ROUND_SECONDS, ROUND_WARMUP_SECONDS)).cpuMicrosPerRequest,
     };
+    // Read after the floors above (over 10 s later), so every backend has reported its counts since the last pair.
+    results.scenarios['player-create'].database = perPlayer(databaseBefore, await platform.databaseActivity());
+    await save();
   }
-  results.peakRssMb = Object.fromEntries(Object.entries(platform.appPids()).map(([app, pid]) => [app, peakRssMb(pid)]));
 
   if (only.includes('hsm')) {
     // The same requests against a second platform whose wallet keeps its master key in SoftHSM2, flipped pairs with
@@ -219,11 +248,12 @@ try {
       results.scenarios['sign-evm-hsm'] = pairedResult('POST /v1/wallet/{id}/sign, evm, master key in SoftHSM2', 'master key in the environment', sign);
       const create = await pairedRounds(envSide('player create', createOn(platform.coreUrl, apiKey)), hsmSide('player create', createOn(hsmPlatform.coreUrl, hsmKey)), { rounds: ROUND_COUNT });
       results.scenarios['player-create-hsm'] = pairedResult('POST /v1/player/create, master key in SoftHSM2', 'master key in the environment', create);
-      results.peakRssMb = { ...results.peakRssMb, ...Object.fromEntries(Object.entries(hsmPlatform.appPids()).map(([app, pid]) => [`${app} (hsm)`, peakRssMb(pid)])) };
+      hsmMemory = memoryOf(hsmPlatform.appPids(), ' (hsm)');
     } finally {
       await hsmPlatform.stop();
       rmSync(token.folder, { recursive: true, force: true });
     }
+    await save();
   }
   if (only.includes('transport')) {
     // Our transport against NestJS's built-in Redis transport, both forwarding `GET /call` to a `core.ping` service, at
@@ -234,6 +264,7 @@ try {
     for (const connections of [64, 1]) {
       const rounds = await pairedRounds(withConnections(builtin, connections), withConnections(ours, connections), { rounds: ROUND_COUNT });
       results.scenarios[`transport-c${connections}`] = pairedResult(`our transport, ${connections} connection${connections === 1 ? '' : 's'} (GET /call → core.ping)`, 'the built-in Redis transport', rounds);
+      await save();
     }
     const forward = await pairedRounds(hello, ours, { rounds: ROUND_COUNT });
     results.scenarios.forward = pairedResult(ours.name, undefined, forward);
@@ -241,11 +272,13 @@ try {
   if (only.includes('auth')) {
     results.floors.es256Micros = es256Micros();
   }
+  // Over the whole run: read last, while every app still runs.
+  const memory = memoryOf(platform.appPids());
+  results.peakRssMb = { ...memory.peak, ...hsmMemory?.peak };
+  results.rssAtEndMb = { ...memory.now, ...hsmMemory?.now };
+  await save();
   cancelTimeLimit();
 } finally {
   await platform.stop();
 }
-
-await mkdir(join(root, 'bench', 'results'), { recursive: true });
-await writeFile(join(root, 'bench', 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
-console.log(await writeReport(join(root, 'bench', 'results'), results));
+console.log(await save());

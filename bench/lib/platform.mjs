@@ -95,6 +95,23 @@ export async function startPlatform(name, apps = ['identity', 'wallet', 'core', 
         child.on('exit', (code) => reject(new Error(`${script} exited (${code})`)));
       });
     },
+    /**
+     * Counts of the platform's database so far: commits, rows inserted, updated and fetched (pg_stat_database), and
+     * players. A backend reports its counts at most once a second while busy and within 10 s once idle, so the
+     * reading waits 11 s first: work done before it is all counted, and none is left to count later.
+     */
+    async databaseActivity() {
+      await sleep(11_000);
+      const client = new Client({ connectionString: env.DATABASE_URL });
+      await client.connect();
+      try {
+        const { rows: [stats] } = await client.query('SELECT xact_commit, tup_inserted, tup_updated, tup_fetched FROM pg_stat_database WHERE datname = current_database()');
+        const { rows: [players] } = await client.query('SELECT count(*) AS count FROM core.players');
+        return { commits: Number(stats.xact_commit), inserted: Number(stats.tup_inserted), updated: Number(stats.tup_updated), fetched: Number(stats.tup_fetched), players: Number(players.count) };
+      } finally {
+        await client.end();
+      }
+    },
     /** A game with an API key, made through the console API. */
     async game() {
       const { token } = await json('POST', `${baseUrl}/v1/console/session`, operator);

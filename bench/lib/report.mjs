@@ -16,16 +16,22 @@ export async function writeReport(folder, results) {
   return markdown;
 }
 
-function report({ machine: host, rounds, roundSeconds, warmupSeconds, scenarios, floors, peakRssMb }) {
+function report(results) {
+  const { machine: host, rounds, roundSeconds, warmupSeconds, scenarios, floors, peakRssMb, rssAtEndMb } = results;
   const rows = Object.entries(scenarios).filter(([, scenario]) => scenario.median);
+  const baselineOf = (scenario) => scenario.ratioTo ?? 'bare hello';
+  // Each comparison's own processes once, under the first scenario measured against it.
+  const firstOfBaseline = new Set(rows.filter(([, scenario], index) => rows.findIndex(([, other]) => baselineOf(other) === baselineOf(scenario)) === index).map(([name]) => name));
+  const cpuRow = (name, side) => `| ${name} | ${cpuLabels.map((label) => side.cpuMicrosPerRequest[label] ?? '').join(' | ')} |`;
   // Every process that worked in a scenario or in its comparison (bare hello's own server included).
   const cpuLabels = [...new Set(rows.flatMap(([, scenario]) => [scenario.median.b, scenario.median.a].flatMap((side) => Object.entries(side.cpuMicrosPerRequest).filter(([, micros]) => micros > 0).map(([label]) => label))))];
   return [
     '# Benchmarks (`npm run bench`)',
     '',
-    `${host} · 64 connections · ${rounds} flipped pairs of ${roundSeconds} s runs (each after ${warmupSeconds} s of warm-up); the median pair counts`,
+    `${host} · 64 connections unless a scenario says otherwise · ${rounds} flipped pairs of ${roundSeconds} s runs (each after ${warmupSeconds} s of warm-up); the median pair counts`,
     '',
-    '| scenario | req/s | ratio | to | p99 ms (median) | errors |',
+    ...targetLines(results),
+    '| scenario | req/s | ratio | to | p99 ms (median) | errors (both sides) |',
     '|---|---:|---:|---|---:|---:|',
     ...rows.map(([, s]) => `| ${s.name} | ${s.median.b.rps.toLocaleString('en-US')} | ${s.ratio.toFixed(2)} × | ${s.ratioTo ?? 'bare hello'} (${s.median.a.rps.toLocaleString('en-US')}/s) | ${s.p99} | ${s.errors} |`),
     '',
@@ -33,20 +39,138 @@ function report({ machine: host, rounds, roundSeconds, warmupSeconds, scenarios,
     '',
     `| scenario | ${cpuLabels.join(' | ')} |`,
     `|---|${cpuLabels.map(() => '---:').join('|')}|`,
-    ...rows.map(([, s]) => `| ${s.name} | ${cpuLabels.map((label) => s.median.b.cpuMicrosPerRequest[label] ?? '').join(' | ')} |`),
-    ...rows.map(([, s]) => `| ↳ its ${s.ratioTo ?? 'bare hello'} | ${cpuLabels.map((label) => s.median.a.cpuMicrosPerRequest[label] ?? '').join(' | ')} |`).slice(0, 1),
+    ...rows.flatMap(([name, s]) => [cpuRow(s.name, s.median.b), ...(firstOfBaseline.has(name) ? [cpuRow(`↳ ${baselineOf(s)}, in the same pair`, s.median.a)] : [])]),
+    ...databaseLines(scenarios['player-create']),
     ...hsmCost(scenarios),
     ...floorLines(scenarios, floors ?? {}),
     '',
     `Peak RSS of each app over the whole run (MB): ${Object.entries(peakRssMb ?? {}).map(([app, mb]) => `${app} ${mb}`).join(', ')}`,
+    ...(rssAtEndMb ? ['', `RSS at the end of the run (MB): ${Object.entries(rssAtEndMb).map(([app, mb]) => `${app} ${mb}`).join(', ')}`] : []),
     '',
   ].join('\n');
 }
 
+/** PostgreSQL's work per new player over the player-create pairs (pg_stat_database of the platform's database). */
+function databaseLines(create) {
+  const db = create?.database;
+  if (!db) return [];
+  return ['', `PostgreSQL per new player, over the ${db.players.toLocaleString('en-US')} players of the player-create pairs: ${db.commits} commits, ${db.inserted} rows inserted, ${db.updated} updated, ${db.fetched} fetched.`];
+}
+
+/** The machine's CPU of one forward at player creation's rate: the forward's processes, and one hop (the forward less bare hello's server). */
+function forwardAtRate(atRate) {
+  const parts = ['gateway (bench server)', 'service (bench server)', 'redis'];
+  const cost = parts.reduce((total, label) => total + (atRate.forward[label] ?? 0), 0);
+  const hello = atRate.hello['hello (bench server)'] ?? 0;
+  return { parts, cost, hello, hop: cost - hello, player: cost + 2 * (cost - hello) };
+}
+
+/** The issue's targets beside the results, each with what bounds it on this machine (measured in the same run). */
+export const TARGETS = {
+  playerCreate: 0.6,
+  outsideKeyGenerationMicros: 2000,
+  walletRead: 0.5,
+  gatewayCpuToHello: 2,
+  walletReadP99: 10,
+  authenticate: 0.35,
+  transport: 2,
+  rssMb: 200,
+};
+
+function targetRows({ scenarios, floors = {}, peakRssMb, rssAtEndMb }) {
+  const rows = [];
+  const ratio = (value) => `${value.toFixed(2)} ×`;
+  const forward = scenarios.forward;
+  const create = scenarios['player-create'];
+  if (create) {
+    const cpu = create.median.b.cpuMicrosPerRequest;
+    const keyGeneration = create.median.a.cpuMicrosPerRequest['key generation (bench process)'] ?? machineMicros(create.median.a.cpuMicrosPerRequest);
+    const total = serverMicros(cpu);
+    const postgres = cpu.postgres ?? 0;
+    const hops = floors.playerCreateRate ? forwardAtRate(floors.playerCreateRate).player : undefined;
+    rows.push([
+      `player create ≥ ${TARGETS.playerCreate} × key generation alone`,
+      ratio(create.ratio),
+      create.ratio >= TARGETS.playerCreate,
+      hops === undefined
+        ? ''
+        : `key generation ${keyGeneration} µs per key; with only the hops at this rate beside it (${hops} µs) at most ${ratio(keyGeneration / (keyGeneration + hops))}, with PostgreSQL's ${postgres} µs too at most ${ratio(keyGeneration / (keyGeneration + hops + postgres))}`,
+    ]);
+    rows.push([
+      `CPU per player outside key generation ≤ ${TARGETS.outsideKeyGenerationMicros / 1000} ms`,
+      `${((total - keyGeneration) / 1000).toFixed(1)} ms (${total} µs in all less ${keyGeneration} for the keys)`,
+      total - keyGeneration <= TARGETS.outsideKeyGenerationMicros,
+      hops === undefined ? '' : `the forward and two hops at this rate: ${hops} µs; PostgreSQL ${postgres} µs${create.database ? ` (${create.database.commits} commits per player)` : ''}: ${((hops + postgres) / 1000).toFixed(1)} ms before any app logic`,
+    ]);
+  }
+  const read = scenarios['wallet-read-key'];
+  if (read) {
+    rows.push([`wallet read (API key) ≥ ${TARGETS.walletRead} × bare hello`, ratio(read.ratio), read.ratio >= TARGETS.walletRead, forward ? `a bare forward with no work: ${ratio(forward.ratio)}` : '']);
+    const gateway = read.median.b.cpuMicrosPerRequest.gateway ?? 0;
+    const hello = read.median.a.cpuMicrosPerRequest['hello (bench server)'] ?? 0;
+    const forwardGateway = forward?.median.b.cpuMicrosPerRequest['gateway (bench server)'];
+    const forwardHello = forward?.median.a.cpuMicrosPerRequest['hello (bench server)'];
+    rows.push([
+      `gateway CPU per read ≤ ${TARGETS.gatewayCpuToHello} × bare hello's`,
+      `${gateway} µs against ${hello} (${ratio(gateway / hello)})`,
+      gateway <= TARGETS.gatewayCpuToHello * hello,
+      forwardGateway && forwardHello ? `the bare forward's gateway: ${forwardGateway} µs against ${forwardHello} (${ratio(forwardGateway / forwardHello)})` : '',
+    ]);
+    rows.push([`wallet read p99 ≤ ${TARGETS.walletReadP99} ms at 64 connections`, `${read.p99} ms`, read.p99 <= TARGETS.walletReadP99, forward ? `the bare forward: ${forward.p99} ms` : '']);
+  }
+  const auth = scenarios.auth;
+  if (auth) {
+    const ceiling = forward && floors.es256Micros !== undefined ? machineMicros(forward.median.a.cpuMicrosPerRequest) / (machineMicros(forward.median.b.cpuMicrosPerRequest) + floors.es256Micros) : undefined;
+    rows.push([`authenticate ≥ ${TARGETS.authenticate} × bare hello`, ratio(auth.ratio), auth.ratio >= TARGETS.authenticate, ceiling === undefined ? '' : `a bare forward plus one ES256 signature (${floors.es256Micros} µs): at most ${ratio(ceiling)}`]);
+  }
+  const transport = scenarios['transport-c64'];
+  if (transport) {
+    const builtin = machineMicros(transport.median.a.cpuMicrosPerRequest);
+    const ours = machineMicros(transport.median.b.cpuMicrosPerRequest);
+    const http = forward ? machineMicros(forward.median.a.cpuMicrosPerRequest) : undefined;
+    rows.push([
+      `our transport ≥ ${TARGETS.transport} × the built-in at 64 connections`,
+      ratio(transport.ratio),
+      transport.ratio >= TARGETS.transport,
+      http === undefined
+        ? ''
+        : `machine CPU per request ${ours} µs against ${builtin}; both include the HTTP side of bare hello (${http} µs with its load generator), so the transports' own parts are ${ours - http} against ${builtin - http} µs (${ratio((builtin - http) / (ours - http))}), and ${TARGETS.transport} × overall needs ours ≤ ${Math.round(builtin / TARGETS.transport - http)} µs`,
+    ]);
+  }
+  const peaks = Object.entries(peakRssMb ?? {}).filter(([, mb]) => mb !== null);
+  if (peaks.length > 0) {
+    const over = peaks.filter(([, mb]) => mb > TARGETS.rssMb);
+    const largestUnder = Math.max(0, ...peaks.filter(([, mb]) => mb <= TARGETS.rssMb).map(([, mb]) => mb));
+    const identityAtEnd = rssAtEndMb?.identity;
+    rows.push([
+      `every app ≤ ${TARGETS.rssMb} MB RSS`,
+      over.length === 0 ? `largest peak ${Math.max(...peaks.map(([, mb]) => mb))} MB` : `peak ${over.map(([app, mb]) => `${app} ${mb}`).join(', ')} MB; the others ≤ ${largestUnder} MB`,
+      over.length === 0,
+      identityAtEnd === undefined ? '' : `identity hashes console passwords with scrypt at N = 2^17, r = 8 (OWASP), which works in 128 MiB per hash; its RSS at the end of the run: ${identityAtEnd} MB`,
+    ]);
+  }
+  return rows;
+}
+
+function targetLines(results) {
+  const rows = targetRows(results);
+  if (rows.length === 0) return [];
+  return [
+    '## Targets',
+    '',
+    '| target | result | met | what bounds it here, measured in this run |',
+    '|---|---|---|---|',
+    ...rows.map(([target, result, met, bound]) => `| ${target} | ${result} | ${met ? 'yes' : '**no**'} | ${bound} |`),
+    '',
+    '## Scenarios',
+    '',
+  ];
+}
+
 /**
- * What no change to the apps can go below on this machine, measured in the same run: the bare forward's ratio (the
- * ceiling of every route that asks a service), the cost of the ES256 signature an authenticate adds to it, and what a
- * request costs at player creation's rate.
+ * Costs of the machine rather than of the apps, measured in the same run: the bare forward's ratio (the ceiling of
+ * every route that asks a service), the cost of the ES256 signature an authenticate adds to it, and what a request
+ * costs at player creation's rate.
  */
 function floorLines(scenarios, floors) {
   const lines = [];
@@ -64,15 +188,12 @@ function floorLines(scenarios, floors) {
   const atRate = floors.playerCreateRate;
   if (atRate) {
     // Only the processes that serve the request: bare hello's server; the forward's gateway, service and Redis.
-    const hello = (cpu) => cpu['hello (bench server)'] ?? 0;
-    const forwardParts = ['gateway (bench server)', 'service (bench server)', 'redis'];
-    const forwardCost = forwardParts.reduce((total, label) => total + (atRate.forward[label] ?? 0), 0);
-    const hop = forwardCost - hello(atRate.hello);
+    const { parts, cost, hello, hop, player } = forwardAtRate(atRate);
     lines.push(
-      `- At player creation's rate (${atRate.rate} req/s, requests arriving a few at a time, each process waking for each), bare hello's server spends **${hello(atRate.hello)} µs** of CPU per request (${hello(atRate.helloSaturated)} µs saturated), and a bare forward **${forwardCost} µs** (${forwardParts.map((label) => `${label} ${atRate.forward[label] ?? 0}`).join(', ')}). A new player takes one forward (gateway → core) and two more hops (core → identity, core → wallet) of about ${hop} µs each, so at least ${forwardCost + 2 * hop} µs of CPU outside key generation before PostgreSQL's four statements.`,
+      `- At player creation's rate (${atRate.rate} req/s, requests arriving a few at a time, each process waking for each), bare hello's server spends **${hello} µs** of CPU per request (${atRate.helloSaturated['hello (bench server)'] ?? 0} µs saturated), and a bare forward **${cost} µs** (${parts.map((label) => `${label} ${atRate.forward[label] ?? 0}`).join(', ')}). A new player takes one forward (gateway → core) and two more hops (core → identity, core → wallet) of about ${hop} µs each (a forward less bare hello's server), so about ${player} µs of CPU outside key generation before any database work, at this rate.`,
     );
   }
-  return lines.length > 0 ? ['', 'Floors measured in this run (what no change to the apps goes below on this machine):', '', ...lines] : [];
+  return lines.length > 0 ? ['', 'Floors measured in this run (the cost of the round trips themselves, with no work in them, on this machine):', '', ...lines] : [];
 }
 
 /** What keeping the master key in the HSM costs per operation, from the median pairs of the `*-hsm` scenarios. */
@@ -92,34 +213,64 @@ function hsmCost(scenarios) {
   ];
 }
 
+/** Ratio targets drawn on the chart, by scenario. */
+const CHART_TARGETS = { 'wallet-read-key': TARGETS.walletRead, auth: TARGETS.authenticate, 'player-create': TARGETS.playerCreate, 'transport-c64': TARGETS.transport };
+
+/**
+ * One bar per scenario, grouped by what it is compared with (bare hello first), each group with its own 1 × line; a
+ * red tick marks a target, and each bar's note gives the ratio and the p99.
+ */
 function chart({ scenarios, machine: host }) {
-  const rows = Object.values(scenarios).filter((scenario) => scenario.median);
-  const barHeight = 26;
+  const entries = Object.entries(scenarios).filter(([, scenario]) => scenario.median);
+  const baselineOf = (scenario) => scenario.ratioTo ?? 'bare hello';
+  const groups = [...new Set(entries.map(([, scenario]) => baselineOf(scenario)))].map((baseline) => ({ baseline, rows: entries.filter(([, scenario]) => baselineOf(scenario) === baseline) }));
+  const barHeight = 22;
+  const rowHeight = barHeight + 10;
+  const groupGap = 34;
   // Room for the longest label on the left and the longest note on the right (about 7 px per character at 12 px).
-  const left = 20 + Math.max(...rows.map((row) => row.name.length)) * 7;
-  const note = (row) => `${row.ratio.toFixed(2)} × ${row.ratioTo ?? 'hello'} · p99 ${row.p99} ms`;
-  const width = left + 300 + Math.max(...rows.map((row) => note(row).length)) * 7;
-  const top = 50;
-  const height = top + rows.length * (barHeight + 12) + 40;
-  const max = Math.max(1, ...rows.map((row) => row.ratio));
-  const scale = 300 / max;
+  const left = 20 + Math.max(...entries.map(([, row]) => row.name.length)) * 7;
+  const note = (row) => `${row.ratio.toFixed(2)} × · p99 ${row.p99} ms`;
+  const max = Math.max(1, ...entries.map(([name, row]) => Math.max(row.ratio, CHART_TARGETS[name] ?? 0)));
+  const scale = 320 / max;
+  const title = 'Throughput as a ratio (median of flipped pairs) and p99; 64 connections unless the name says otherwise';
+  const width = Math.max(left + 320 + 20 + Math.max(...entries.map(([, row]) => note(row).length)) * 7, 40 + title.length * 9);
   const escape = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-  const bars = rows.map((row, index) => {
-    const y = top + index * (barHeight + 12);
-    return [
-      `<text x="${left - 10}" y="${y + 17}" text-anchor="end" font-size="12">${escape(row.name)}</text>`,
-      `<rect x="${left}" y="${y}" width="${Math.max(1, row.ratio * scale)}" height="${barHeight}" fill="#4f46e5"/>`,
-      `<text x="${left + row.ratio * scale + 6}" y="${y + 17}" font-size="12">${escape(note(row))}</text>`,
-    ].join('');
-  });
+  // A white halo keeps a note readable where it crosses a 1 × line or a target tick.
+  const halo = 'stroke="white" stroke-width="4" paint-order="stroke"';
+  const parts = [];
+  let y = 64;
+  for (const { baseline, rows } of groups) {
+    parts.push(`<text x="20" y="${y}" font-size="13" font-weight="bold">Ratio to ${escape(baseline)}</text>`);
+    y += 10;
+    const top = y;
+    for (const [name, row] of rows) {
+      const end = left + Math.max(2, row.ratio * scale);
+      parts.push(
+        `<text x="${left - 10}" y="${y + 15}" text-anchor="end" font-size="12">${escape(row.name)}</text>`,
+        `<rect x="${left}" y="${y}" width="${end - left}" height="${barHeight}" fill="#4f46e5"/>`,
+      );
+      const target = CHART_TARGETS[name];
+      if (target !== undefined) {
+        parts.push(`<line x1="${left + target * scale}" y1="${y - 3}" x2="${left + target * scale}" y2="${y + barHeight + 3}" stroke="#dc2626" stroke-width="2"/>`);
+      }
+      // The note starts past the bar and past the target's tick.
+      const noteX = Math.max(end, target === undefined ? 0 : left + target * scale) + 6;
+      parts.push(`<text x="${noteX}" y="${y + 15}" font-size="12" ${halo}>${escape(note(row))}</text>`);
+      y += rowHeight;
+    }
+    parts.unshift(
+      `<line x1="${left + scale}" y1="${top - 4}" x2="${left + scale}" y2="${y - 6}" stroke="#999" stroke-dasharray="4 3"/>`,
+      `<text x="${left + scale}" y="${top - 4}" font-size="10" text-anchor="middle" fill="#555" ${halo}>1 ×</text>`,
+    );
+    y += groupGap - 10;
+  }
+  const height = y + 10;
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">`,
     `<rect width="100%" height="100%" fill="white"/>`,
-    `<text x="20" y="24" font-size="15" font-weight="bold">Throughput as a ratio (median of flipped pairs), and p99 (64 connections unless the name says otherwise)</text>`,
-    `<text x="20" y="40" font-size="11" fill="#555">${escape(host)}</text>`,
-    `<line x1="${left + scale}" y1="${top - 6}" x2="${left + scale}" y2="${height - 30}" stroke="#999" stroke-dasharray="4 3"/>`,
-    `<text x="${left + scale}" y="${height - 16}" font-size="11" text-anchor="middle" fill="#555">1 ×</text>`,
-    ...bars,
+    `<text x="20" y="24" font-size="15" font-weight="bold">${title}</text>`,
+    `<text x="20" y="42" font-size="11" fill="#555">${escape(host)} · red tick: the target</text>`,
+    ...parts,
     '</svg>',
     '',
   ].join('\n');

@@ -37,6 +37,8 @@ runMain('gateway', async () => {
   await transport.connect();
   const auth = new GatewayAuth({
     transport,
+    keyring: transportKeyring,
+    onRejected: (reason) => metrics.countRejected(reason),
     redis,
     redisUrl: config.redisUrl,
     keyPrefix: config.keyPrefix,

@@ -1,7 +1,8 @@
-import { AppError } from '@game-wallet/contracts';
-import { TestPlatform, consoleToken, http, waitFor } from '@game-wallet/testing';
-import { RedisStreamsClient, TransportKeyring, streamKey } from '@game-wallet/transport';
+import { AppError, BROADCAST, apiKeyCacheKey, broadcastChannel } from '@game-wallet/contracts';
+import { TestPlatform, consoleToken, createGame, createProfile, http, profileJwt, waitFor } from '@game-wallet/testing';
+import { RedisStreamsClient, TransportKeyring, broadcastContext, cacheContext, signValue, streamKey } from '@game-wallet/transport';
 import Redis from 'ioredis';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
 /**
  * Anyone who can write to Redis cannot act as a principal: services run only stream entries signed with a transport
@@ -96,5 +97,50 @@ describe('authenticated transport', () => {
     } finally {
       await client.close();
     }
+  });
+
+  describe('what else identity leaves in Redis for the gateways', () => {
+    const anyKey = () => `gk_${randomBytes(30).toString('base64').replace(/[^0-9A-Za-z]/g, '').padEnd(40, 'a').slice(0, 40)}`;
+    const cacheKeyOf = (key: string) => apiKeyCacheKey(platform.keyPrefix, createHash('sha256').update(key).digest('hex'));
+    /** Refreshing an unknown profile: 404 once the key is taken, 401 while it is not. */
+    const useKey = (key: string) => http('POST', `${platform.baseUrl}/v1/profile/${randomUUID()}/authenticate`, { apiKey: key, body: {} });
+
+    it('takes no shared API-key entry identity did not sign for that key: unsigned, or signed for another key', async () => {
+      const game = await createGame(platform, operator, 'Cache forgery');
+      const state = JSON.stringify({ keyId: game.keyId, applicationId: game.gameId, active: true });
+      const unsigned = anyKey();
+      await redis.set(cacheKeyOf(unsigned), state, 'EX', 60);
+      expect(await useKey(unsigned)).toMatchObject({ status: 401, body: { code: 'INVALID_API_KEY' } });
+
+      // The game's real key, once used, has a signed entry; copied to another key's name it is refused.
+      expect((await useKey(game.key)).status).toBe(404);
+      const signedForReal = await waitFor(async () => redis.get(cacheKeyOf(game.key)), 2000, "the real key's entry");
+      const moved = anyKey();
+      await redis.set(cacheKeyOf(moved), signedForReal, 'EX', 60);
+      expect(await useKey(moved)).toMatchObject({ status: 401, body: { code: 'INVALID_API_KEY' } });
+
+      // Signed with the transport key for its own name, the same forgery would pass: the refusals above are the signature.
+      const signed = anyKey();
+      await redis.set(cacheKeyOf(signed), signValue(platform.transportKeyring, cacheContext(cacheKeyOf(signed)), state), 'EX', 60);
+      expect((await useKey(signed)).status).toBe(404);
+    });
+
+    it('drops a revocation broadcast identity did not sign, and applies one it did', async () => {
+      const game = await createGame(platform, operator, 'Broadcast forgery');
+      const profile = await createProfile(platform, game);
+      const jwt = await profileJwt(platform, profile.id, game.key);
+      const refresh = () => http('POST', `${platform.baseUrl}/v1/profile/${profile.id}/authenticate`, { bearer: jwt, body: {} });
+      const channel = broadcastChannel(platform.keyPrefix, BROADCAST.revocations);
+      const list = JSON.stringify({ profiles: [{ profileId: profile.id, revokedBefore: Date.now() + 3_600_000 }], sessions: [], apiKeys: [] });
+      await redis.publish(channel, list);
+      await redis.publish(channel, signValue(TransportKeyring.random('stranger'), broadcastContext(channel), list));
+      await redis.publish(channel, signValue(platform.transportKeyring, broadcastContext('elsewhere'), list));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect((await refresh()).status).toBe(200);
+
+      await redis.publish(channel, signValue(platform.transportKeyring, broadcastContext(channel), list));
+      await waitFor(async () => (await refresh()).status === 401, 2000, 'the signed revocation to apply');
+      expect(await refresh()).toMatchObject({ status: 401, body: { code: 'TOKEN_REVOKED' } });
+    });
   });
 });

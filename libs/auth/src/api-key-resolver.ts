@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { BROADCAST, PATTERNS, ResolvedApiKey, apiKeyCacheKey, broadcastChannel } from '@game-wallet/contracts';
-import { BroadcastSubscriber, RedisStreamsClient } from '@game-wallet/transport';
+import { BroadcastSubscriber, RedisStreamsClient, RejectionLog, TransportKeyring, cacheContext, openValue } from '@game-wallet/transport';
 import Redis from 'ioredis';
 import { hash as digest } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
@@ -18,6 +18,7 @@ const USAGE_FLUSH_MS = 20_000;
  * Resolves presented API keys: memory, then the shared Redis cache, then identity. A change broadcast by identity
  * evicts the key here at once; after a broadcast reconnect everything is evicted (messages may have been missed).
  * Results of a lookup that overlapped an eviction are not cached, so a slow lookup cannot bring a stale state back.
+ * A shared entry counts only when identity signed it for its own Redis key; any other is a miss (identity answers).
  */
 export class ApiKeyResolver {
   private readonly logger = new Logger(ApiKeyResolver.name);
@@ -37,6 +38,8 @@ export class ApiKeyResolver {
     private readonly transport: RedisStreamsClient,
     private readonly redis: Redis,
     private readonly prefix: string,
+    private readonly keyring: TransportKeyring,
+    private readonly rejections: RejectionLog,
   ) {}
 
   async start(subscriber: BroadcastSubscriber): Promise<void> {
@@ -101,12 +104,16 @@ export class ApiKeyResolver {
 
   private async lookup(hash: string): Promise<ResolvedApiKey | null> {
     const evictionsBefore = this.evictions;
-    // An unreadable shared cache is a miss: identity answers (or the transport says 503 if Redis is gone).
-    const shared = await this.redis.get(apiKeyCacheKey(this.prefix, hash)).catch(() => null);
-    const state =
-      shared !== null
-        ? (JSON.parse(shared) as ResolvedApiKey | null)
-        : await this.transport.call(PATTERNS.identity.resolveApiKey, { payload: { hash }, principal: { kind: 'system' } });
+    // An unreadable or unsigned shared entry is a miss: identity answers (or the transport says 503 if Redis is gone).
+    const key = apiKeyCacheKey(this.prefix, hash);
+    const shared = await this.redis.get(key).catch(() => null);
+    const opened = shared === null ? undefined : openValue(this.keyring, cacheContext(key), shared);
+    if (opened?.ok === false) {
+      this.rejections.rejected(opened.reason);
+    }
+    const state = opened?.ok
+      ? (JSON.parse(opened.text) as ResolvedApiKey | null)
+      : await this.transport.call(PATTERNS.identity.resolveApiKey, { payload: { hash }, principal: { kind: 'system' } });
     if (this.evictions === evictionsBefore) {
       this.memory.set(hash, { state });
     }

@@ -13,7 +13,7 @@ import {
   isUuid,
 } from '@game-wallet/contracts';
 import { decodeJwt, verifyEs256 } from '@game-wallet/crypto';
-import { BroadcastSubscriber, RedisStreamsClient } from '@game-wallet/transport';
+import { BroadcastSubscriber, RedisStreamsClient, RejectionLog, TransportKeyring, broadcastContext, openValue } from '@game-wallet/transport';
 import { KeyObject, createPublicKey } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
@@ -76,12 +76,23 @@ export class TokenVerifier {
     private readonly transport: RedisStreamsClient,
     private readonly issuer: string,
     private readonly prefix: string,
+    private readonly keyring: TransportKeyring,
+    private readonly rejections: RejectionLog,
   ) {}
 
   /** Subscribes to key rotations and revocations, then loads both (retrying in the background until identity answers). */
   async start(subscriber: BroadcastSubscriber): Promise<void> {
     await subscriber.on(broadcastChannel(this.prefix, BROADCAST.signingKeys), () => void this.loadKeys());
-    await subscriber.on(broadcastChannel(this.prefix, BROADCAST.revocations), (message) => this.applyRevocations(JSON.parse(message) as RevocationList));
+    // A revocation counts only when identity signed it for this channel: a forged one could shut anyone out.
+    const revocations = broadcastChannel(this.prefix, BROADCAST.revocations);
+    await subscriber.on(revocations, (message) => {
+      const opened = openValue(this.keyring, broadcastContext(revocations), message);
+      if (opened.ok) {
+        this.applyRevocations(JSON.parse(opened.text) as RevocationList);
+      } else {
+        this.rejections.rejected(opened.reason);
+      }
+    });
     subscriber.onResync(() => {
       void this.loadKeys();
       void this.loadRevocations();

@@ -7,6 +7,7 @@ import { pingControllerFor } from '@game-wallet/transport';
 import Redis from 'ioredis';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { ServiceRuntime } from './start-service';
+import { TransportKeyringModule } from './transport-keyring.module';
 
 export interface ServiceModuleOptions<C> {
   service: ServiceName;
@@ -34,6 +35,7 @@ export function serviceModule<C>(module: Type, options: ServiceModuleOptions<C>)
     module,
     imports: [
       RuntimeModule.forRoot(options.runtime),
+      TransportKeyringModule.forRoot(options.runtime.transportKeyring),
       AppConfigModule.forRoot(options.config.token, options.config.value),
       ServiceDatabaseModule.forRoot(options.database, options.migrations),
       HealthModule.forRoot({

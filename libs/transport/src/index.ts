@@ -9,3 +9,5 @@ export * from './consumer-liveness';
 export * from './transport-keyring';
 export * from './redis-acl';
 export * from './handles.decorator';
+export * from './signed-value';
+export * from './rejection-log';

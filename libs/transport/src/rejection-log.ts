@@ -5,11 +5,13 @@ const LOG_EVERY_MS = 60_000;
 
 /**
  * Messages dropped for their signature: each counted (metrics), and logged at most once a minute with the count and
- * reasons since the last line, so a flood of forged messages cannot flood the log.
+ * reasons since the last line, so a flood of forged messages cannot flood the log. Rejections that follow a line are
+ * written in the next one, a minute after it, even if no further rejection comes.
  */
 export class RejectionLog {
   private counts = new Map<string, number>();
-  private lastLog = 0;
+  private lastLog = -Infinity;
+  private pending?: NodeJS.Timeout;
 
   constructor(
     private readonly logger: Logger,
@@ -20,12 +22,24 @@ export class RejectionLog {
   rejected(reason: Exclude<SignatureCheck, 'ok'>): void {
     this.onRejected?.(reason);
     this.counts.set(reason, (this.counts.get(reason) ?? 0) + 1);
-    const now = Date.now();
-    if (now - this.lastLog >= LOG_EVERY_MS) {
-      this.lastLog = now;
-      const summary = [...this.counts].map(([name, count]) => `${count} ${name}`).join(', ');
-      this.counts = new Map();
-      this.logger.warn(`Dropped unauthenticated transport messages (${this.what}): ${summary}`);
+    const wait = this.lastLog + LOG_EVERY_MS - Date.now();
+    if (wait <= 0) {
+      this.write();
+    } else if (!this.pending) {
+      this.pending = setTimeout(() => this.write(), wait);
+      this.pending.unref();
     }
+  }
+
+  private write(): void {
+    clearTimeout(this.pending);
+    this.pending = undefined;
+    if (this.counts.size === 0) {
+      return;
+    }
+    this.lastLog = Date.now();
+    const summary = [...this.counts].map(([name, count]) => `${count} ${name}`).join(', ');
+    this.counts = new Map();
+    this.logger.warn(`Dropped unauthenticated transport messages (${this.what}): ${summary}`);
   }
 }

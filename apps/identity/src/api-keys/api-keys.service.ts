@@ -96,9 +96,12 @@ export class ApiKeysService {
         manager,
       );
     });
-    await this.cache.changed(key.keyHash, null);
-    if (revokeTokens) {
-      await this.revocations.apiKeyTokensRevoked(key.id, revokedBefore);
+    // Both announcements are tried whatever becomes of the other: the key is gone, so asking again would find nothing
+    // to announce (gateways reload both within 30 s in any case). Either failing answers 503.
+    const announced = await Promise.allSettled([this.cache.changed(key.keyHash, null), revokeTokens ? this.revocations.apiKeyTokensRevoked(key.id, revokedBefore) : undefined]);
+    const failed = announced.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (failed) {
+      throw failed.reason;
     }
   }
 

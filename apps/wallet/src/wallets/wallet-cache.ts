@@ -1,6 +1,7 @@
-import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { AppMetrics } from '@game-wallet/observability';
 import { APP_REDIS } from '@game-wallet/http';
-import { BroadcastSubscriber, walletUsedChannel } from '@game-wallet/transport';
+import { BroadcastSubscriber, RejectionLog, TransportKeyring, broadcastContext, openValue, signValue, walletUsedChannel } from '@game-wallet/transport';
 import Redis from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { WalletConfig } from '../config';
@@ -10,25 +11,35 @@ import { WalletPublic } from './wallets.repository';
 /**
  * Wallet reads from memory. Everything a read shows is fixed at creation except `lastUsedAt`; a signature on any
  * replica is broadcast, and every replica moves its cached `lastUsedAt` forward at once. After a broadcast reconnect
- * (messages may have been missed) the cache is emptied.
+ * (messages may have been missed) the cache is emptied. Broadcasts are signed with the transport key for their channel;
+ * one that is not is dropped (counted, logged once a minute).
  */
 @Injectable()
 export class WalletCache implements OnModuleInit, OnModuleDestroy {
   private readonly wallets = new LRUCache<string, WalletPublic>({ max: 50_000 });
   private readonly channel: string;
   private subscriber?: BroadcastSubscriber;
+  private readonly rejections: RejectionLog;
 
   constructor(
     @Inject(APP_REDIS) private readonly redis: Redis,
     @Inject(WALLET_CONFIG) private readonly config: WalletConfig,
+    private readonly keyring: TransportKeyring,
+    metrics: AppMetrics,
   ) {
     this.channel = walletUsedChannel(config.keyPrefix);
+    this.rejections = new RejectionLog(new Logger(WalletCache.name), `broadcasts on ${this.channel}`, (reason) => metrics.countRejected(reason));
   }
 
   async onModuleInit(): Promise<void> {
     this.subscriber = new BroadcastSubscriber(this.config.redisUrl, 'wallet');
     await this.subscriber.on(this.channel, (message) => {
-      const [walletId, at] = message.split(' ');
+      const opened = openValue(this.keyring, broadcastContext(this.channel), message);
+      if (!opened.ok) {
+        this.rejections.rejected(opened.reason);
+        return;
+      }
+      const [walletId, at] = opened.text.split(' ');
       this.used(walletId, new Date(Number(at)));
     });
     this.subscriber.onResync(() => this.wallets.clear());
@@ -49,7 +60,7 @@ export class WalletCache implements OnModuleInit, OnModuleDestroy {
   /** After a signature here: update this replica and tell the others (saved already; a lost message only delays). */
   async signed(walletId: string, at: Date): Promise<void> {
     this.used(walletId, at);
-    await this.redis.publish(this.channel, `${walletId} ${at.getTime()}`).catch(() => 0);
+    await this.redis.publish(this.channel, signValue(this.keyring, broadcastContext(this.channel), `${walletId} ${at.getTime()}`)).catch(() => 0);
   }
 
   private used(walletId: string, at: Date): void {

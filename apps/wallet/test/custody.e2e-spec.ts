@@ -8,6 +8,7 @@ import { seal } from '@game-wallet/crypto';
 import { randomBytes } from 'node:crypto';
 import { CHAINS, chainKey, mnemonicOf, seedOf } from '../src/keys/derivation';
 import { openEntropy } from '../src/keys/envelope';
+import { OWNER_BOUND_CONSTRAINT } from '../src/keys/owner-binding';
 import { EnvironmentKeyring } from '../src/keys/master-keyring';
 import { ownerOf, sealedOf, walletRowsOf } from './wallet-rows';
 
@@ -81,6 +82,8 @@ describe('wallet key custody', () => {
   it('binds new secrets to their owner; rewraps every wallet under a new master key, binding older secrets too, after which the old key can be removed', async () => {
     const before = await Promise.all(players.map((player) => http<WalletView>('GET', `${platform.baseUrl}/v1/wallet/${player.walletId}`, { apiKey: game.key })));
     expect((await walletRows()).map((row) => row.aad_version)).toEqual([2, 2, 2, 2]);
+    // A database from before owner binding: version 1 not retired yet (a new one retires it in its migrations).
+    await queryOnce(platform.databaseUrl, `ALTER TABLE wallet.wallets DROP CONSTRAINT ${OWNER_BOUND_CONSTRAINT}`);
     // One wallet as rows made before owner binding were: associated data = wallet id (entropy), wallet id|key id (data key).
     const [legacy] = (await walletRows()).filter((row) => row.id === players[1].walletId);
     const k1Key = Buffer.from(k1, 'base64');
@@ -94,12 +97,14 @@ describe('wallet key custody', () => {
          data_key_tag = $7, aad_version = 1 WHERE id = $1`,
       [legacy.id, body.ciphertext, body.iv, body.tag, wrapped.ciphertext, wrapped.iv, wrapped.tag],
     );
+    await restartWallet({ WALLET_MASTER_KEYS: `k1=${k1}`, WALLET_MASTER_KEY_ID: 'k1' }); // starts with version 1 not retired
     expect((await sign(legacy.id, 'legacy row')).status).toBe(200);
     await restartWallet({ WALLET_MASTER_KEYS: `k1=${k1},k2=${k2}`, WALLET_MASTER_KEY_ID: 'k2' });
     const rewrap = spawnNode('rewrap', 'dist/apps/wallet/cli/rewrap.js', { ...platform.env, WALLET_MASTER_KEYS: `k1=${k1},k2=${k2}`, WALLET_MASTER_KEY_ID: 'k2' });
     expect(await rewrap.waitForExit()).toBe(0);
     expect(rewrap.output).toContain('Rewrapped 4 of 4 wallet(s) under master key "k2", bound to their owners');
     expect(rewrap.output).toContain('4/4 wallets | 0 left as they were'); // the progress bar's last state
+    expect(rewrap.output).toContain('secrets bound to the wallet id only (version 1) are refused from now on');
     expect((await walletRows()).map((row) => [row.master_key_id, row.aad_version])).toEqual([
       ['k2', 2],
       ['k2', 2],
@@ -153,6 +158,26 @@ describe('wallet key custody', () => {
     ]);
     await restartWallet({ WALLET_MASTER_KEYS: `k2=${k2}`, WALLET_MASTER_KEY_ID: 'k2' }); // nothing of the row kept in memory
     const response = await http<{ code?: string }>('POST', `${platform.baseUrl}/v1/wallet/${walletId}/sign`, { apiKey: thief.key, body: { chain: 'evm', message: 'mine now' } });
+    expect([response.status, response.body.code]).toEqual([500, 'KEY_INTEGRITY_FAILED']);
+  });
+
+  it('refuses a secret bound to the wallet id only once every wallet is owner-bound, even where the constraint was dropped', async () => {
+    const walletId = players[2].walletId;
+    const [row] = (await walletRows()).filter((candidate) => candidate.id === walletId);
+    const k2Key = Buffer.from(k2, 'base64');
+    const entropy = await openEntropy(ownerOf(row), sealedOf(row), new EnvironmentKeyring(new Map([['k2', k2Key]]), 'k2'));
+    // What an old backup would hold: the same wallet's secret as version 1 (bound to the wallet id only).
+    const dataKey = randomBytes(32);
+    const body = seal(dataKey, entropy, Buffer.from(walletId));
+    const wrapped = seal(k2Key, dataKey, Buffer.from(`${walletId}|k2`));
+    const putBack = `UPDATE wallet.wallets SET entropy_ciphertext = $2, entropy_iv = $3, entropy_tag = $4, data_key_ciphertext = $5, data_key_iv = $6,
+       data_key_tag = $7, aad_version = 1 WHERE id = $1`;
+    const values = [walletId, body.ciphertext, body.iv, body.tag, wrapped.ciphertext, wrapped.iv, wrapped.tag];
+    await expect(queryOnce(platform.databaseUrl, putBack, values)).rejects.toThrow(OWNER_BOUND_CONSTRAINT);
+    // A writer who can also drop the constraint: the running service retired version 1 when it started.
+    await queryOnce(platform.databaseUrl, `ALTER TABLE wallet.wallets DROP CONSTRAINT ${OWNER_BOUND_CONSTRAINT}`);
+    await queryOnce(platform.databaseUrl, putBack, values);
+    const response = await sign(walletId, 'an old secret');
     expect([response.status, response.body.code]).toEqual([500, 'KEY_INTEGRITY_FAILED']);
   });
 });

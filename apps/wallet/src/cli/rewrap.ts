@@ -16,6 +16,7 @@ import { loadWalletConfig } from '../config';
 import { walletDataSourceOptions } from '../database/data-source-options';
 import { CURRENT_AAD_VERSION, rewrapEntropy } from '../keys/envelope';
 import { resolveMasterKeyring } from '../keys/master-keys';
+import { retireVersion1IfUnused } from '../keys/owner-binding';
 import { WalletEntity } from '../wallets/entities/wallet.entity';
 
 const BATCH = 500;
@@ -76,8 +77,14 @@ runMain('rewrap', async () => {
   }
   bar.stop();
   problems.forEach((line) => process.stderr.write(line));
+  const retired = await retireVersion1IfUnused((sql, parameters) => dataSource.query(sql, parameters));
   await dataSource.destroy();
   await keyring.close();
   process.stdout.write(`Rewrapped ${moved} of ${total} wallet(s) under master key "${target}", bound to their owners; ${failed} could not be opened and were left as they were.\n`);
+  process.stdout.write(
+    retired
+      ? 'Every wallet is bound to its owner: secrets bound to the wallet id only (version 1) are refused from now on.\n'
+      : 'Some wallets still hold secrets bound to the wallet id only (version 1); run rewrap again once they open.\n',
+  );
   process.exit(failed > 0 ? 1 : 0);
 });

@@ -43,7 +43,7 @@ describe('wallet envelope encryption', () => {
     expect((await openEntropy(owner, moved, k2Only)).equals(entropy)).toBe(true);
   });
 
-  it('opens an older secret bound to the wallet id alone, and rewrapping binds it to its owner', async () => {
+  it('opens an older secret bound to the wallet id alone only when asked to, and rewrapping binds it to its owner', async () => {
     const dataKey = randomBytes(32);
     const body = seal(dataKey, entropy, Buffer.from(owner.id));
     const wrapped = seal(keys.get('k1')!, dataKey, Buffer.from(`${owner.id}|k1`));
@@ -57,7 +57,8 @@ describe('wallet envelope encryption', () => {
       masterKeyId: 'k1',
       aadVersion: 1,
     };
-    expect((await openEntropy(owner, legacy, keyring)).equals(entropy)).toBe(true);
+    await expect(openEntropy(owner, legacy, keyring)).rejects.toThrow(KeyIntegrityError);
+    expect((await openEntropy(owner, legacy, keyring, { acceptVersion1: true })).equals(entropy)).toBe(true);
     const bound = await rewrapEntropy(owner, legacy, keyring);
     expect(bound.aadVersion).toBe(CURRENT_AAD_VERSION);
     expect((await openEntropy(owner, bound, keyring)).equals(entropy)).toBe(true);

@@ -12,6 +12,8 @@ import { MasterKeyring } from './master-keyring';
  *   the data key to the same plus `|<master key id>`. A database writer can neither move a ciphertext to another row
  *   nor a row to another owner (game or profile): the secret then fails to open.
  * - 1 (older rows, until `npm run rewrap`): the entropy to the wallet id, the data key to `<wallet id>|<master key id>`.
+ *   Opened only when asked for (`acceptVersion1`): the service does so until rewrap retires version 1
+ *   (keys/owner-binding.ts).
  */
 export interface SealedSecret {
   entropyCiphertext: Buffer;
@@ -103,8 +105,14 @@ function openWith(owner: WalletOwner, sealed: SealedSecret, dataKey: Buffer): Bu
   return open(dataKey, { ciphertext: sealed.entropyCiphertext, iv: sealed.entropyIv, tag: sealed.entropyTag }, entropyAad(owner, sealed.aadVersion));
 }
 
-/** The wallet's entropy; the caller zeroes it after use. A ciphertext that is not this owner's wallet's fails here. */
-export function openEntropy(owner: WalletOwner, sealed: SealedSecret, keyring: MasterKeyring): Promise<Buffer> {
+/**
+ * The wallet's entropy; the caller zeroes it after use. A ciphertext that is not this owner's wallet's fails here, and
+ * so does a version-1 one unless `acceptVersion1`.
+ */
+export function openEntropy(owner: WalletOwner, sealed: SealedSecret, keyring: MasterKeyring, { acceptVersion1 = false } = {}): Promise<Buffer> {
+  if (sealed.aadVersion < CURRENT_AAD_VERSION && !acceptVersion1) {
+    return Promise.reject(new KeyIntegrityError(owner.id));
+  }
   return withDataKey(owner, sealed, keyring, (dataKey) => openWith(owner, sealed, dataKey));
 }
 

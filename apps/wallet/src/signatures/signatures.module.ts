@@ -7,11 +7,12 @@ import { SignaturesController } from './signatures.controller';
 import { SignaturesRepository } from './signatures.repository';
 import { SignaturesService } from './signatures.service';
 import { SigningService } from './signing.service';
+import { OwnerBinding } from '../keys/owner-binding';
 
 /** Signatures: messages, transactions and typed data signed under the game's policy, and their audit trail. */
 @Module({
   imports: [TypeOrmModule.forFeature([SignatureEventEntity]), WalletsModule, PoliciesModule],
   controllers: [SignaturesController],
-  providers: [SigningService, SignaturesRepository, SignaturesService],
+  providers: [SigningService, SignaturesRepository, SignaturesService, OwnerBinding],
 })
 export class SignaturesModule {}

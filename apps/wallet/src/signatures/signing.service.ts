@@ -17,6 +17,7 @@ import { ed25519 } from '@noble/curves/ed25519';
 import { base58 } from '@scure/base';
 import { createHash } from 'node:crypto';
 import { KeyIntegrityError, openEntropy } from '../keys/envelope';
+import { OwnerBinding } from '../keys/owner-binding';
 import { KeyGenerator } from '../keys/key-generator';
 import { MasterKeyring } from '../keys/master-keyring';
 import { MASTER_KEYS } from '../keys/master-keys';
@@ -49,6 +50,7 @@ export class SigningService {
     private readonly policies: SigningPoliciesService,
     private readonly keys: KeyGenerator,
     @Inject(MASTER_KEYS) private readonly masterKeys: MasterKeyring,
+    private readonly ownerBinding: OwnerBinding,
   ) {}
 
   async sign(walletId: string, chain: ChainName, message: Buffer, caller: GamePrincipal): Promise<SignatureView> {
@@ -158,7 +160,7 @@ export class SigningService {
   private async withChainKey<T>(wallet: WalletEntity, chain: ChainName, sign: (key: Uint8Array) => T): Promise<T> {
     let entropy: Buffer;
     try {
-      entropy = await openEntropy(wallet, wallet, this.masterKeys);
+      entropy = await openEntropy(wallet, wallet, this.masterKeys, { acceptVersion1: this.ownerBinding.acceptsVersion1 });
     } catch (error) {
       if (error instanceof KeyIntegrityError) {
         this.logger.error(`Key integrity check failed for wallet ${wallet.id}: its stored key material does not authenticate`);

@@ -3,6 +3,7 @@ import { WalletTables1763741000000 } from './1763741000000-WalletTables';
 import { OwnerBoundSecrets1763741100000 } from './1763741100000-OwnerBoundSecrets';
 import { SigningOperations1763741200000 } from './1763741200000-SigningOperations';
 import { SigningPolicies1763741300000 } from './1763741300000-SigningPolicies';
+import { OwnerBoundSecretsOnly1763741400000 } from './1763741400000-OwnerBoundSecretsOnly';
 
 /** Every migration of the `wallet` schema, oldest first. */
-export const WALLET_MIGRATIONS = [Baseline1763740800000, WalletTables1763741000000, OwnerBoundSecrets1763741100000, SigningOperations1763741200000, SigningPolicies1763741300000];
+export const WALLET_MIGRATIONS = [Baseline1763740800000, WalletTables1763741000000, OwnerBoundSecrets1763741100000, SigningOperations1763741200000, SigningPolicies1763741300000, OwnerBoundSecretsOnly1763741400000];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError } from './env-schema';
+import { ConfigError, key32Var } from './env-schema';
 import { loadMigrationConfig, loadServiceConfig } from './service-config';
 
 const spec = { portVariable: 'WALLET_PORT', defaultPort: 3102, databaseVariable: 'WALLET_DATABASE_URL' };
@@ -65,6 +65,29 @@ describe(loadServiceConfig.name, () => {
   it('never echoes a value, which may be a secret', () => {
     const problems = problemsOf({ DATABASE_URL: 'mysql://user:hunter2@db/x' });
     expect(problems.join('\n')).not.toContain('hunter2');
+  });
+
+  it('never echoes a malformed TRANSPORT_HMAC_KEYS or 32-byte key, whatever its shape', () => {
+    const secret = 'c2VjcmV0LWtleS1tYXRlcmlhbA'; // 19 bytes: too short for a key
+    const shapes = [`k1=${secret}`, `${secret}=k1`, secret, `k1=${secret},k1=${secret}`, `{"k1":"${secret}"}`, `k1=${secret}=`, ` = ${secret}`];
+    for (const value of shapes) {
+      const problems = problemsOf({ TRANSPORT_HMAC_KEYS: value });
+      expect(problems.length).toBeGreaterThan(0);
+      expect(problems.join('\n')).not.toContain(secret.slice(0, 12));
+    }
+    const withKey = { ...spec, extra: { IDENTITY_KEY_ENCRYPTION_KEY: key32Var() } };
+    for (const value of [secret, `${secret}==`, `0x${secret}`]) {
+      const failure = (() => {
+        try {
+          loadServiceConfig({ IDENTITY_KEY_ENCRYPTION_KEY: value }, withKey);
+        } catch (error) {
+          return error as ConfigError;
+        }
+        return undefined;
+      })();
+      expect(failure?.problems).toEqual(['IDENTITY_KEY_ENCRYPTION_KEY: must be 32 bytes, base64-encoded']);
+      expect(String(failure?.message)).not.toContain(secret.slice(0, 12));
+    }
   });
 
   it('refuses the development defaults in production', () => {

@@ -1,7 +1,7 @@
 import { seal } from '@game-wallet/crypto';
 import { randomBytes } from 'node:crypto';
 import { CURRENT_AAD_VERSION, KeyIntegrityError, SealedSecret, WalletOwner, openEntropy, rewrapEntropy, sealEntropy } from './envelope';
-import { EnvironmentKeyring } from './master-keyring';
+import { EnvironmentKeyring, MasterKeyring } from './master-keyring';
 
 describe('wallet envelope encryption', () => {
   const keys = new Map([
@@ -63,5 +63,47 @@ describe('wallet envelope encryption', () => {
     expect(bound.aadVersion).toBe(CURRENT_AAD_VERSION);
     expect((await openEntropy(owner, bound, keyring)).equals(entropy)).toBe(true);
     await expect(openEntropy({ ...owner, profileId: 'profile-2' }, bound, keyring)).rejects.toThrow(KeyIntegrityError);
+  });
+
+  describe('zeroing', () => {
+    /** The environment keyring, keeping every data key it is handed or hands out, to look at them afterwards. */
+    const watching = (): { keyring: MasterKeyring; dataKeys: Buffer[] } => {
+      const dataKeys: Buffer[] = [];
+      const watched = Object.create(keyring) as MasterKeyring;
+      watched.wrap = (id, dataKey, aad) => {
+        dataKeys.push(dataKey);
+        return keyring.wrap(id, dataKey, aad);
+      };
+      watched.unwrap = async (id, wrapped, aad) => {
+        const dataKey = await keyring.unwrap(id, wrapped, aad);
+        dataKeys.push(dataKey);
+        return dataKey;
+      };
+      return { keyring: watched, dataKeys };
+    };
+    const zeroed = (buffer: Buffer) => buffer.every((byte) => byte === 0);
+
+    it('zeroes the data key once a new secret is sealed, and once a secret is opened', async () => {
+      const { keyring: watched, dataKeys } = watching();
+      const sealed = await sealEntropy(owner, entropy, watched);
+      expect((await openEntropy(owner, sealed, watched)).equals(entropy)).toBe(true);
+      expect(dataKeys).toHaveLength(2);
+      expect(dataKeys.every(zeroed)).toBe(true);
+    });
+
+    it('zeroes the data key when the entropy fails to open, and after a rewrap', async () => {
+      const { keyring: watched, dataKeys } = watching();
+      const sealed = await sealEntropy(owner, entropy, watched);
+      await expect(openEntropy(owner, { ...sealed, entropyTag: Buffer.alloc(16) }, watched)).rejects.toThrow(KeyIntegrityError);
+      await rewrapEntropy(owner, sealed, watched, 'k2');
+      expect(dataKeys.length).toBeGreaterThanOrEqual(3);
+      expect(dataKeys.every(zeroed)).toBe(true);
+    });
+
+    it("leaves the caller's entropy as it was (the envelope zeroes only its own copies)", async () => {
+      const mine = Buffer.from(entropy);
+      await sealEntropy(owner, mine, keyring);
+      expect(mine.equals(entropy)).toBe(true);
+    });
   });
 });

@@ -14,5 +14,9 @@ export const BROADCAST = {
 export const broadcastChannel = (prefix: string, channel: (typeof BROADCAST)[keyof typeof BROADCAST]): string =>
   `${prefix}:${channel}`;
 
-/** Redis key of the shared API-key cache entry for a key hash (written by identity only). */
-export const apiKeyCacheKey = (prefix: string, hash: string): string => `${prefix}:api-key:${hash}`;
+/**
+ * Redis key of the shared API-key cache entry for a key hash (written by identity only, signed with the transport key).
+ * `signed:` keeps these entries apart from the unsigned ones of earlier releases while both run during an upgrade:
+ * each release reads only its own kind, and a miss asks identity.
+ */
+export const apiKeyCacheKey = (prefix: string, hash: string): string => `${prefix}:api-key:signed:${hash}`;

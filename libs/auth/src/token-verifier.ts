@@ -13,7 +13,7 @@ import {
   isUuid,
 } from '@game-wallet/contracts';
 import { decodeJwt, verifyEs256 } from '@game-wallet/crypto';
-import { BroadcastSubscriber, RedisStreamsClient, RejectionLog, TransportKeyring, broadcastContext, openValue } from '@game-wallet/transport';
+import { BroadcastSubscriber, RedisStreamsClient, RejectionLog, TransportKeyring, signedListener } from '@game-wallet/transport';
 import { KeyObject, createPublicKey } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
@@ -85,14 +85,7 @@ export class TokenVerifier {
     await subscriber.on(broadcastChannel(this.prefix, BROADCAST.signingKeys), () => void this.loadKeys());
     // A revocation counts only when identity signed it for this channel: a forged one could shut anyone out.
     const revocations = broadcastChannel(this.prefix, BROADCAST.revocations);
-    await subscriber.on(revocations, (message) => {
-      const opened = openValue(this.keyring, broadcastContext(revocations), message);
-      if (opened.ok) {
-        this.applyRevocations(JSON.parse(opened.text) as RevocationList);
-      } else {
-        this.rejections.rejected(opened.reason);
-      }
-    });
+    await subscriber.on(revocations, signedListener(this.keyring, revocations, this.rejections, (text) => this.applyRevocations(JSON.parse(text) as RevocationList)));
     subscriber.onResync(() => {
       void this.loadKeys();
       void this.loadRevocations();

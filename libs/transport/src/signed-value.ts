@@ -1,4 +1,5 @@
 import { SignatureCheck, TransportKeyring } from './transport-keyring';
+import { RejectionLog } from './rejection-log';
 import { replyMessage, replyParts } from './wire';
 
 /**
@@ -21,4 +22,16 @@ export function openValue(keyring: TransportKeyring, context: string, value: str
   const { text, signature } = replyParts(value);
   const check = keyring.verify(context, text, signature);
   return check === 'ok' ? { ok: true, text } : { ok: false, reason: check };
+}
+
+/** A broadcast listener that hands on the text of messages signed for `channel`; any other goes to `rejections`. */
+export function signedListener(keyring: TransportKeyring, channel: string, rejections: RejectionLog, listener: (text: string) => void): (message: string) => void {
+  return (message) => {
+    const opened = openValue(keyring, broadcastContext(channel), message);
+    if (opened.ok) {
+      listener(opened.text);
+    } else {
+      rejections.rejected(opened.reason);
+    }
+  };
 }

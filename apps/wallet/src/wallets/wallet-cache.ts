@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { AppMetrics } from '@game-wallet/observability';
 import { APP_REDIS } from '@game-wallet/http';
-import { BroadcastSubscriber, RejectionLog, TransportKeyring, broadcastContext, openValue, signValue, walletUsedChannel } from '@game-wallet/transport';
+import { BroadcastSubscriber, RejectionLog, TransportKeyring, broadcastContext, signValue, signedListener, walletUsedChannel } from '@game-wallet/transport';
 import Redis from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { WalletConfig } from '../config';
@@ -33,15 +33,13 @@ export class WalletCache implements OnModuleInit, OnModuleDestroy {
 
   async onModuleInit(): Promise<void> {
     this.subscriber = new BroadcastSubscriber(this.config.redisUrl, 'wallet');
-    await this.subscriber.on(this.channel, (message) => {
-      const opened = openValue(this.keyring, broadcastContext(this.channel), message);
-      if (!opened.ok) {
-        this.rejections.rejected(opened.reason);
-        return;
-      }
-      const [walletId, at] = opened.text.split(' ');
-      this.used(walletId, new Date(Number(at)));
-    });
+    await this.subscriber.on(
+      this.channel,
+      signedListener(this.keyring, this.channel, this.rejections, (text) => {
+        const [walletId, at] = text.split(' ');
+        this.used(walletId, new Date(Number(at)));
+      }),
+    );
     this.subscriber.onResync(() => this.wallets.clear());
   }
 

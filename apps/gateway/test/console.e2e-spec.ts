@@ -17,7 +17,10 @@ describe('console API', () => {
       body: { email, password },
       headers: { 'x-forwarded-for': ip },
     });
-  const api = <T>(method: string, path: string, body?: unknown) => http<T & { code?: string }>(method, `${platform.baseUrl}/v1/console${path}`, { bearer: token, body });
+  /** The operator's requests come through a trusted proxy (loopback here) that saw this client address. */
+  const OPERATOR_ADDRESS = '198.51.100.23';
+  const api = <T>(method: string, path: string, body?: unknown) =>
+    http<T & { code?: string }>(method, `${platform.baseUrl}/v1/console${path}`, { bearer: token, body, headers: { 'x-forwarded-for': OPERATOR_ADDRESS } });
 
   /** A session of its own for the log scan: the lockout tests lock the operator's e-mail for a minute. */
   let scanToken: string;
@@ -259,7 +262,7 @@ describe('console API', () => {
       expect([missing.status, missing.body.code]).toEqual([404, 'GAME_NOT_FOUND']);
     });
 
-    it('writes an audit entry for each action, newest first, holding no secret', async () => {
+    it('writes an audit entry for each action, newest first, with the address the operator came from and no secret', async () => {
       const audit = await api<{ items: AuditEntry[]; nextCursor: string | null }>('GET', `/games/${gameId}/audit`);
       expect(audit.status).toBe(200);
       expect(audit.body.items.map((entry) => entry.action)).toEqual([
@@ -273,6 +276,7 @@ describe('console API', () => {
       for (const entry of audit.body.items) {
         expect(Object.keys(entry).sort()).toEqual(['action', 'actor', 'at', 'details', 'id', 'target']);
         expect(entry.actor).toMatch(/^operator:[0-9a-f-]{36}$/);
+        expect(entry.details.ip).toBe(OPERATOR_ADDRESS);
       }
       expect(audit.body.items[0].target).toBe(`api-key:${created.id}`);
       const text = JSON.stringify(audit.body);

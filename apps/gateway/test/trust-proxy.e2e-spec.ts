@@ -1,16 +1,34 @@
-import { TestPlatform, freePort, http } from '@game-wallet/testing';
+import { TestPlatform, consoleToken, freePort, http, queryOnce } from '@game-wallet/testing';
 
 /**
  * TRUST_PROXY: the client IP (sign-in limits, audit) is the one the farthest trusted proxy saw; what an untrusted hop
- * writes into X-Forwarded-For changes nothing. Seen through the per-IP sign-in lockout (10 failures a minute).
+ * writes into X-Forwarded-For changes nothing. Seen through the per-IP sign-in lockout (10 failures a minute) and the
+ * address the audit trail records with an operator's action.
  */
 describe('trusted proxies', () => {
   let platform: TestPlatform;
+  let operatorToken: string;
 
   beforeAll(async () => {
     // Loopback (the test itself) is not a trusted proxy here.
     platform = await TestPlatform.start('trustproxy', { apps: ['gateway', 'identity'], env: { TRUST_PROXY: '10.99.0.0/16' } });
+    // Signed in before the lockout test blocks loopback's address for a minute.
+    operatorToken = await consoleToken(platform);
   });
+
+  /** Creates a game through `baseUrl` with this X-Forwarded-For; answers the address its audit entry records. */
+  const auditedAddress = async (baseUrl: string, forwardedFor: string): Promise<unknown> => {
+    const game = await http<{ id: string }>('POST', `${baseUrl}/v1/console/games`, {
+      bearer: operatorToken,
+      body: { name: 'Audited game' },
+      headers: { 'x-forwarded-for': forwardedFor },
+    });
+    expect(game.status).toBe(201);
+    const [event] = await queryOnce<{ details: { ip?: unknown } }>(platform.databaseUrl, `SELECT details FROM identity.audit_events WHERE target = $1`, [
+      `game:${game.body.id}`,
+    ]);
+    return event.details.ip;
+  };
 
   afterAll(async () => {
     await platform.stop();
@@ -28,6 +46,10 @@ describe('trusted proxies', () => {
     }
     const locked = await signIn(platform.baseUrl, 'a-next', '203.0.113.200');
     expect([locked.status, locked.body.code]).toEqual([429, 'RATE_LIMITED']);
+  });
+
+  it("audits an operator action with the connection's address when the hop that wrote X-Forwarded-For is not trusted", async () => {
+    expect(await auditedAddress(platform.baseUrl, '203.0.113.7')).toBe('127.0.0.1');
   });
 
   it.each([
@@ -51,5 +73,6 @@ describe('trusted proxies', () => {
     expect([locked.status, locked.body.code]).toEqual([429, 'RATE_LIMITED']);
     const otherClient = await signIn(baseUrl, `${trustProxy}-other`, '192.0.2.99, 198.51.100.50');
     expect(otherClient.status).toBe(401);
+    expect(await auditedAddress(baseUrl, `192.0.2.7, ${client}`)).toBe(client);
   });
 });

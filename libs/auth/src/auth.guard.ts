@@ -45,7 +45,8 @@ export class AuthGuard implements CanActivate {
     } catch (error) {
       return this.auth.failedAuthentication(request.ip, error);
     }
-    request.principal = principal;
+    // An operator's actions are audited with the address they came from (as the trusted proxies saw it).
+    request.principal = principal.kind === 'operator' ? { ...principal, ip: request.ip } : principal;
     const limited = this.auth.rateLimit(principal);
     applyRateDecision(limited instanceof Promise ? await limited : limited, http.getResponse<FastifyReply>(), 'Too many requests; slow down');
     return true;

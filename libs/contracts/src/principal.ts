@@ -16,7 +16,13 @@ export type Principal =
       /** `akid` of the presented token: the API key that issued the first token of its chain (absent on older tokens). */
       apiKeyId?: string;
     }
-  | { kind: 'operator'; operatorId: string; sessionId: string }
+  | {
+      kind: 'operator';
+      operatorId: string;
+      sessionId: string;
+      /** the client address the gateway saw for this request (the farthest trusted proxy's view, per `TRUST_PROXY`) */
+      ip?: string;
+    }
   | { kind: 'system' };
 
 /** How a principal is named in the audit trail (never a secret). */

@@ -27,7 +27,7 @@ export class AuditService {
       actor: actorOf(record.principal),
       action: record.action,
       target: record.target,
-      details: record.details ?? {},
+      details: withClientAddress(record.principal, record.details ?? {}),
     };
     return this.audit.insert(event, manager);
   }
@@ -43,4 +43,9 @@ export class AuditService {
       details: row.details,
     }));
   }
+}
+
+/** An operator's action records the client address the gateway saw (unless the details already name one). */
+function withClientAddress(principal: Principal, details: Record<string, unknown>): Record<string, unknown> {
+  return principal.kind === 'operator' && principal.ip !== undefined && !('ip' in details) ? { ...details, ip: principal.ip } : details;
 }

@@ -110,8 +110,8 @@ function targetRows({ scenarios, floors = {}, peakRssMb, rssAtEndMb }) {
     const hello = read.median.a.cpuMicrosPerRequest['hello (bench server)'] ?? 0;
     const forwardGateway = forward?.median.b.cpuMicrosPerRequest['gateway (bench server)'];
     const forwardHello = forward?.median.a.cpuMicrosPerRequest['hello (bench server)'];
-    const builtinTransport = scenarios['transport-c64'];
-    const builtinGateway = builtinTransport?.median.a.cpuMicrosPerRequest['gateway (bench server)'];
+    const transportPair = scenarios['transport-c64'];
+    const builtinGateway = transportPair?.median.a.cpuMicrosPerRequest['gateway (bench server)'];
     rows.push([
       `gateway CPU per read ≤ ${TARGETS.gatewayCpuToHello} × bare hello's`,
       `${gateway} µs against ${hello} (${ratio(gateway / hello)})`,
@@ -127,7 +127,7 @@ function targetRows({ scenarios, floors = {}, peakRssMb, rssAtEndMb }) {
       `wallet read p99 ≤ ${TARGETS.walletReadP99} ms at 64 connections`,
       `${read.p99} ms`,
       read.p99 <= TARGETS.walletReadP99,
-      [forward ? `the bare forward: ${forward.p99} ms` : '', builtinTransport ? `the same forward over the built-in transport: ${builtinTransport.baselineP99} ms` : ''].filter(Boolean).join('; '),
+      [forward ? `the bare forward: ${forward.p99} ms` : '', transportPair ? `the same forward over the built-in transport: ${transportPair.baselineP99} ms` : ''].filter(Boolean).join('; '),
     ]);
   }
   const auth = scenarios.auth;

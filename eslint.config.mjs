@@ -54,6 +54,11 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
       curly: ['error', 'all'],
       'no-console': 'error',
+      // Packages whose index runs a browser bundle in Node: the apps import only the part they need.
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'swagger-ui-dist', message: "Its index runs Swagger UI's 4 MB browser bundle; import 'swagger-ui-dist/absolute-path'." }] },
+      ],
     },
   },
   {

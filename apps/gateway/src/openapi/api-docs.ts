@@ -1,6 +1,8 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { getAbsoluteFSPath } from 'swagger-ui-dist';
+// The package's own index would load and run Swagger UI's browser bundle (4 MB of source) in the gateway; this
+// module only names the folder the files are served from.
+import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path';
 import { CONSOLE_SECURITY_HEADERS } from '../console-app/console-app';
 
 /** The files of Swagger UI the docs page loads (the package also holds a demo page, not served). */

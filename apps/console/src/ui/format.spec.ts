@@ -22,6 +22,7 @@ describe('audit wording', () => {
     expect(splitReference('api-key:0193')).toEqual({ kind: 'API key', id: '0193' });
     expect(splitReference('system')).toEqual({ kind: 'system', id: '' });
     expect(describeDetails({ name: 'server', chain: 'evm', n: 2 })).toBe('name: server · chain: evm · n: 2');
+    expect(describeDetails({ ip: '198.51.100.23', name: 'server', revokeTokens: true })).toBe('name: server · revokeTokens: true · ip: 198.51.100.23');
     expect(describeDetails({ messageSha256: 'c3e47ac3bb2981207cafa1c4ed4a4cb5a763f8a41c0d88846efab893379b7474' })).toBe('messageSha256: c3e47ac3…9b7474');
   });
 });

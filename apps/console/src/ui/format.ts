@@ -60,9 +60,13 @@ function shortDigest(value: string): string {
   return value.length > 24 && /^[0-9a-f]+$/i.test(value) ? `${value.slice(0, 8)}…${value.slice(-6)}` : value;
 }
 
-/** `details` of an audit entry as short `name: value` text. */
+/**
+ * `details` of an audit entry as short `name: value` text; the client address an operator acted from comes last, after
+ * what the action itself recorded (the stored order puts short names first).
+ */
 export function describeDetails(details: Record<string, unknown>): string {
   return Object.entries(details)
+    .sort(([a], [b]) => Number(a === 'ip') - Number(b === 'ip'))
     .map(([name, value]) => `${name}: ${typeof value === 'string' ? shortDigest(value) : JSON.stringify(value)}`)
     .join(' · ');
 }

@@ -6,10 +6,18 @@ import { WalletConfig } from '../config';
 import { WALLET_CONFIG } from '../wallet-config.token';
 import { Chain } from './derivation';
 import { ChainKeyTask, GeneratedWallet } from './keys.worker';
+import { ThreadShares } from './thread-shares';
 
 /** The worker's compiled file: beside this one when compiled file by file, under keys/ beside the app's bundle. */
 const WORKER_FILE = [join(__dirname, 'keys.worker.js'), join(__dirname, 'keys', 'keys.worker.js')].find((file) => existsSync(file)) ??
   join(__dirname, 'keys.worker.js');
+
+/**
+ * Most wallets one worker task makes while every thread is busy (see ThreadShares): enough that the steps after key
+ * generation (the wallets' insert and replies, the players' update) run for many players at once, few enough that
+ * the first of them waits only some tens of milliseconds more.
+ */
+const MAX_WALLETS_PER_TASK = 16;
 
 /**
  * A pool of worker threads for the wallet's key work (piscina): generating a wallet's keys, and deriving a chain's key
@@ -20,6 +28,7 @@ const WORKER_FILE = [join(__dirname, 'keys.worker.js'), join(__dirname, 'keys', 
 @Injectable()
 export class KeyGenerator implements OnModuleDestroy {
   private readonly pool: Piscina;
+  private readonly wallets: ThreadShares<GeneratedWallet>;
 
   constructor(@Inject(WALLET_CONFIG) config: WalletConfig) {
     this.pool = new Piscina({
@@ -29,10 +38,15 @@ export class KeyGenerator implements OnModuleDestroy {
       idleTimeout: 60_000,
       resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 },
     });
+    this.wallets = new ThreadShares((count) => this.pool.run(count, { name: 'generateWallets' }) as Promise<GeneratedWallet[]>, {
+      threads: config.keygenThreads,
+      maxPerTask: MAX_WALLETS_PER_TASK,
+    });
   }
 
+  /** A new wallet: fresh entropy (moved here from the worker; the caller zeroes it once sealed) and its addresses. */
   generate(): Promise<GeneratedWallet> {
-    return this.pool.run(undefined) as Promise<GeneratedWallet>;
+    return this.wallets.next();
   }
 
   /**

@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { transferableSymbol, valueSymbol } from 'piscina';
-import { CHAINS, addressOf } from './derivation';
-import { chainKeyOfEntropy, deriveChainKey } from './keys.worker';
+import { CHAINS, addressOf, addressesOf } from './derivation';
+import { GeneratedWallet, chainKeyOfEntropy, deriveChainKey, generateWallets } from './keys.worker';
 
 const vectors = JSON.parse(readFileSync(join(__dirname, 'fixtures/vectors.json'), 'utf8')) as {
   mnemonics: { mnemonic: string; evm: { address: string }; sol: { address: string }; sui: { address: string } }[];
@@ -36,5 +36,25 @@ describe('the signing key derived on a worker thread', () => {
     const key = moved[valueSymbol];
     expect(moved[transferableSymbol]).toBe(key.buffer);
     expect(addressOf('sui', key)).toBe(vectors.mnemonics[0].sui.address);
+  });
+});
+
+describe('the wallets generated on a worker thread', () => {
+  it('are as many as asked for, each with fresh entropy and the addresses derived from it', () => {
+    const moved = generateWallets(3) as unknown as { [valueSymbol]: GeneratedWallet[] };
+    const wallets = moved[valueSymbol];
+    expect(wallets).toHaveLength(3);
+    expect(new Set(wallets.map((wallet) => Buffer.from(wallet.entropy).toString('hex'))).size).toBe(3);
+    wallets.forEach((wallet) => {
+      expect(wallet.entropy).toHaveLength(32);
+      expect(wallet.addresses).toEqual(addressesOf(wallet.entropy));
+    });
+  });
+
+  it('move their entropy to the caller, each in a buffer of its own, rather than copying it', () => {
+    const moved = generateWallets(2) as unknown as { [valueSymbol]: GeneratedWallet[]; [transferableSymbol]: unknown };
+    const wallets = moved[valueSymbol];
+    expect(moved[transferableSymbol]).toEqual(wallets.map((wallet) => wallet.entropy.buffer));
+    wallets.forEach((wallet) => expect([wallet.entropy.byteOffset, wallet.entropy.buffer.byteLength]).toEqual([0, 32]));
   });
 });

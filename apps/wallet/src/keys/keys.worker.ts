@@ -12,20 +12,27 @@ export interface GeneratedWallet {
   addresses: Addresses;
 }
 
-/** Fresh 256-bit entropy from the CSPRNG and the wallet's three addresses (the pool's default task). */
-export default function generateWallet(): GeneratedWallet {
+/** Fresh 256-bit entropy from the CSPRNG and the wallet's three addresses. */
+function newWallet(): GeneratedWallet {
   // Filled in place: no pooled or intermediate copy of the secret.
   const entropy = randomFillSync(new Uint8Array(32));
-  const addresses = addressesOf(entropy);
-  // The entropy's memory moves to the caller (transferred, not copied), so no copy stays in this thread.
+  return { entropy, addresses: addressesOf(entropy) };
+}
+
+/**
+ * Task `generateWallets`: `count` new wallets, one after the other. Their entropy moves to the caller (transferred,
+ * not copied), so no copy stays in this thread.
+ */
+export function generateWallets(count: number): GeneratedWallet[] {
+  const wallets = Array.from({ length: count }, newWallet);
   return move({
     get [transferableSymbol]() {
-      return [entropy.buffer];
+      return wallets.map((wallet) => wallet.entropy.buffer);
     },
     get [valueSymbol]() {
-      return { entropy, addresses };
+      return wallets;
     },
-  }) as unknown as GeneratedWallet;
+  }) as unknown as GeneratedWallet[];
 }
 
 export interface ChainKeyTask {

@@ -1,0 +1,68 @@
+import { ThreadShares } from './thread-shares';
+
+/** A pool stand-in whose tasks finish when the test says so; each result names its task and its place in it. */
+function pool(threads: number, maxPerTask: number) {
+  const tasks: { count: number; finish: () => void; fail: (error: Error) => void }[] = [];
+  const shares = new ThreadShares<string>(
+    (count) =>
+      new Promise<string[]>((resolve, reject) => {
+        const task = tasks.length;
+        tasks.push({ count, finish: () => resolve(Array.from({ length: count }, (_, index) => `${task}.${index}`)), fail: reject });
+      }),
+    { threads, maxPerTask },
+  );
+  return { shares, tasks };
+}
+
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe('ThreadShares', () => {
+  it('starts what is asked for while a thread is free at once, alone', async () => {
+    const { shares, tasks } = pool(2, 16);
+    const result = shares.next();
+    await turn();
+    expect(tasks.map((task) => task.count)).toEqual([1]);
+    tasks[0].finish();
+    await expect(result).resolves.toBe('0.0');
+  });
+
+  it('splits what is asked for in one turn evenly over the free threads', async () => {
+    const { shares, tasks } = pool(2, 16);
+    const results = Array.from({ length: 9 }, () => shares.next());
+    await turn();
+    expect(tasks.map((task) => task.count)).toEqual([5, 4]);
+    tasks.forEach((task) => task.finish());
+    expect(await Promise.all(results)).toEqual(['0.0', '0.1', '0.2', '0.3', '0.4', '1.0', '1.1', '1.2', '1.3']);
+  });
+
+  it('while every thread is busy, gives all that wait to the first thread that frees, up to the most per task', async () => {
+    const { shares, tasks } = pool(2, 16);
+    const first = [shares.next(), shares.next()];
+    await turn();
+    const waiting = Array.from({ length: 20 }, () => shares.next());
+    await turn();
+    expect(tasks.map((task) => task.count)).toEqual([1, 1]);
+    tasks[0].finish();
+    await turn();
+    expect(tasks.map((task) => task.count)).toEqual([1, 1, 16]);
+    tasks[1].finish();
+    await turn();
+    expect(tasks.map((task) => task.count)).toEqual([1, 1, 16, 4]);
+    tasks.slice(2).forEach((task) => task.finish());
+    await Promise.all(first);
+    expect(new Set(await Promise.all(waiting)).size).toBe(20);
+  });
+
+  it('fails only the callers of a failed task, and goes on with the next', async () => {
+    const { shares, tasks } = pool(1, 2);
+    const failed = [shares.next(), shares.next()];
+    await turn();
+    const next = shares.next();
+    await turn();
+    tasks[0].fail(new Error('the worker stopped'));
+    await Promise.all(failed.map((result) => expect(result).rejects.toThrow('the worker stopped')));
+    expect(tasks.map((task) => task.count)).toEqual([2, 1]);
+    tasks[1].finish();
+    await expect(next).resolves.toBe('1.0');
+  });
+});

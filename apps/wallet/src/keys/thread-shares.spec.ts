@@ -65,4 +65,20 @@ describe('ThreadShares', () => {
     tasks[1].finish();
     await expect(next).resolves.toBe('1.0');
   });
+
+  it('fails the callers of a task that cannot start, and starts the next one', async () => {
+    let attempts = 0;
+    const shares = new ThreadShares<number>(
+      (count) => {
+        attempts += 1;
+        if (attempts === 1) {
+          throw new Error('the pool is closing');
+        }
+        return Promise.resolve(Array.from({ length: count }, () => attempts));
+      },
+      { threads: 1, maxPerTask: 4 },
+    );
+    await expect(shares.next()).rejects.toThrow('the pool is closing');
+    await expect(shares.next()).resolves.toBe(2);
+  });
 });

@@ -39,7 +39,7 @@ export class ThreadShares<T> {
     while (this.running < threads && this.waiting.length > 0) {
       const share = this.waiting.splice(0, Math.min(maxPerTask, Math.ceil(this.waiting.length / (threads - this.running))));
       this.running += 1;
-      this.runTask(share.length)
+      this.start(share.length)
         .then(
           (results) => share.forEach((waiting, index) => waiting.resolve(results[index])),
           (error: unknown) => share.forEach((waiting) => waiting.reject(error)),
@@ -48,6 +48,15 @@ export class ThreadShares<T> {
           this.running -= 1;
           this.dispatch();
         });
+    }
+  }
+
+  /** The task's promise; one that cannot even start (a pool shutting down) fails its callers like one that failed. */
+  private start(count: number): Promise<T[]> {
+    try {
+      return this.runTask(count);
+    } catch (error) {
+      return Promise.reject(error);
     }
   }
 }

@@ -1,5 +1,5 @@
 import { PlayerView, SignatureView, WalletView } from '@game-wallet/contracts';
-import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, http, profileJwt } from '@game-wallet/testing';
+import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, http, profileJwt, queryOnce } from '@game-wallet/testing';
 import { verifyPersonalMessageSignature } from '@mysten/sui/verify';
 import { isValidSuiAddress } from '@mysten/sui/utils';
 import { Keypair, MessageV0, PublicKey, SystemProgram, Transaction, VersionedTransaction } from '@solana/web3.js';
@@ -91,6 +91,32 @@ describe('wallet addresses and signatures, verified by ethers, @solana/web3.js, 
     const after = (await http<WalletView>('GET', `${platform.baseUrl}/v1/wallet/${player.walletId}`, { bearer: jwt })).body;
     expect(Date.parse(after.lastUsedAt)).toBeGreaterThan(Date.parse(before.lastUsedAt));
     expect(after.createdAt).toBe(before.createdAt);
+  });
+
+  it('signs and records every one of many concurrent requests over several wallets, and moves each wallet to its latest use', async () => {
+    const counted = async () =>
+      new Map(
+        (await queryOnce<{ wallet_id: string; count: string; latest: Date }>(
+          platform.databaseUrl,
+          'SELECT wallet_id, count(*) AS count, max(at) AS latest FROM wallet.signature_events WHERE wallet_id = ANY($1::uuid[]) GROUP BY wallet_id',
+          [wallets.map((wallet) => wallet.id)],
+        )).map((row) => [row.wallet_id, row]),
+      );
+    const before = await counted();
+    const requests = Array.from({ length: 48 }, (_, index) => ({ wallet: wallets[index % 3], chain: ['evm', 'sol', 'sui'][index % 3], message: `burst ${index}` }));
+    const responses = await Promise.all(requests.map(({ wallet, chain, message }) => sign(wallet.id, chain, message, 'utf8')));
+    expect(responses.map((response) => response.status)).toEqual(requests.map(() => 200));
+    requests.forEach(({ wallet, chain, message }, index) => {
+      if (chain === 'evm') {
+        expect(ethers.verifyMessage(message, responses[index].body.signature)).toBe(wallet.addresses.evm);
+      }
+    });
+    const after = await counted();
+    for (const wallet of wallets) {
+      expect(Number(after.get(wallet.id)?.count) - Number(before.get(wallet.id)?.count ?? 0)).toBe(16);
+      const [row] = await queryOnce<{ last_used_at: Date }>(platform.databaseUrl, 'SELECT last_used_at FROM wallet.wallets WHERE id = $1', [wallet.id]);
+      expect(row.last_used_at.getTime()).toBe((after.get(wallet.id)?.latest as Date).getTime());
+    }
   });
 
   it("refuses another profile's token (403) and a message over 4 KiB (400)", async () => {

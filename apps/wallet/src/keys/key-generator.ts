@@ -13,11 +13,11 @@ const WORKER_FILE = [join(__dirname, 'keys.worker.js'), join(__dirname, 'keys', 
   join(__dirname, 'keys.worker.js');
 
 /**
- * Most wallets one worker task makes while every thread is busy (see ThreadShares): enough that the steps after key
- * generation (the wallets' insert and replies, the players' update) run for many players at once, few enough that
- * the first of them waits only some tens of milliseconds more.
+ * Most wallets made, or chain keys derived, in one worker task while every thread is busy (see ThreadShares): enough
+ * that the steps after it (the wallets' insert and replies and the players' update; the signatures' records and
+ * replies) run for many callers at once, few enough that the first of them waits only some tens of milliseconds more.
  */
-const MAX_WALLETS_PER_TASK = 16;
+const MAX_PER_TASK = 16;
 
 /**
  * A pool of worker threads for the wallet's key work (piscina): generating a wallet's keys, and deriving a chain's key
@@ -28,7 +28,8 @@ const MAX_WALLETS_PER_TASK = 16;
 @Injectable()
 export class KeyGenerator implements OnModuleDestroy {
   private readonly pool: Piscina;
-  private readonly wallets: ThreadShares<GeneratedWallet>;
+  private readonly wallets: ThreadShares<void, GeneratedWallet>;
+  private readonly chainKeys: ThreadShares<ChainKeyTask, Uint8Array>;
 
   constructor(@Inject(WALLET_CONFIG) config: WalletConfig) {
     this.pool = new Piscina({
@@ -38,15 +39,18 @@ export class KeyGenerator implements OnModuleDestroy {
       idleTimeout: 60_000,
       resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 },
     });
-    this.wallets = new ThreadShares((count) => this.pool.run(count, { name: 'generateWallets' }) as Promise<GeneratedWallet[]>, {
-      threads: config.keygenThreads,
-      maxPerTask: MAX_WALLETS_PER_TASK,
-    });
+    const shares = { threads: config.keygenThreads, maxPerTask: MAX_PER_TASK };
+    this.wallets = new ThreadShares((inputs) => this.pool.run(inputs.length, { name: 'generateWallets' }) as Promise<GeneratedWallet[]>, shares);
+    this.chainKeys = new ThreadShares(
+      (tasks) =>
+        this.pool.run(tasks, { name: 'deriveChainKeys', transferList: tasks.map((task) => task.entropy.buffer as ArrayBuffer) }) as Promise<Uint8Array[]>,
+      shares,
+    );
   }
 
   /** A new wallet: fresh entropy (moved here from the worker; the caller zeroes it once sealed) and its addresses. */
   generate(): Promise<GeneratedWallet> {
-    return this.wallets.next();
+    return this.wallets.run();
   }
 
   /**
@@ -57,7 +61,7 @@ export class KeyGenerator implements OnModuleDestroy {
   deriveChainKey(entropy: Uint8Array, chain: Chain): Promise<Uint8Array> {
     const task: ChainKeyTask = { entropy: new Uint8Array(entropy), chain };
     entropy.fill(0);
-    return this.pool.run(task, { name: 'deriveChainKey', transferList: [task.entropy.buffer as ArrayBuffer] }) as Promise<Uint8Array>;
+    return this.chainKeys.run(task);
   }
 
   async onModuleDestroy(): Promise<void> {

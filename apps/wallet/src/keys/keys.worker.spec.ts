@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { transferableSymbol, valueSymbol } from 'piscina';
 import { CHAINS, addressOf, addressesOf } from './derivation';
-import { GeneratedWallet, chainKeyOfEntropy, deriveChainKey, generateWallets } from './keys.worker';
+import { GeneratedWallet, chainKeyOfEntropy, deriveChainKeys, generateWallets } from './keys.worker';
 
 const vectors = JSON.parse(readFileSync(join(__dirname, 'fixtures/vectors.json'), 'utf8')) as {
   mnemonics: { mnemonic: string; evm: { address: string }; sol: { address: string }; sui: { address: string } }[];
@@ -31,11 +31,24 @@ describe('the signing key derived on a worker thread', () => {
     expect([key.byteOffset, key.buffer.byteLength]).toEqual([0, 32]);
   });
 
-  it('moves to the caller rather than being copied', () => {
-    const moved = deriveChainKey({ entropy: entropyOf(), chain: 'sui' }) as unknown as { [valueSymbol]: Uint8Array; [transferableSymbol]: unknown };
-    const key = moved[valueSymbol];
-    expect(moved[transferableSymbol]).toBe(key.buffer);
-    expect(addressOf('sui', key)).toBe(vectors.mnemonics[0].sui.address);
+  it('moves to the caller rather than being copied, each of a task\'s keys in its own buffer', () => {
+    const moved = deriveChainKeys([
+      { entropy: entropyOf(0), chain: 'sui' },
+      { entropy: entropyOf(1), chain: 'evm' },
+    ]) as unknown as { [valueSymbol]: Uint8Array[]; [transferableSymbol]: unknown };
+    const keys = moved[valueSymbol];
+    expect(moved[transferableSymbol]).toEqual(keys.map((key) => key.buffer));
+    expect([addressOf('sui', keys[0]), addressOf('evm', keys[1])]).toEqual([vectors.mnemonics[0].sui.address, vectors.mnemonics[1].evm.address]);
+  });
+
+  it('zeroes the keys derived and the entropy left when one of a task\'s keys cannot be derived', () => {
+    const tasks = [
+      { entropy: entropyOf(0), chain: 'evm' as const },
+      { entropy: entropyOf(1), chain: 'nope' as never },
+      { entropy: entropyOf(0), chain: 'sol' as const },
+    ];
+    expect(() => deriveChainKeys(tasks)).toThrow();
+    tasks.forEach((task) => expect(task.entropy.every((byte) => byte === 0)).toBe(true));
   });
 });
 

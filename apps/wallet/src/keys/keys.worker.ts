@@ -48,15 +48,39 @@ export interface ChainKeyTask {
 export function chainKeyOfEntropy({ entropy, chain }: ChainKeyTask): Uint8Array {
   const seed = seedOfEntropy(entropy);
   entropy.fill(0);
-  const derived = chainKey(seed, chain);
-  seed.fill(0);
+  let derived: Uint8Array;
+  try {
+    derived = chainKey(seed, chain);
+  } finally {
+    seed.fill(0);
+  }
   const key = new Uint8Array(derived.length);
   key.set(derived);
   derived.fill(0);
   return key;
 }
 
-/** Task `deriveChainKey`: the key moves to the caller (transferred, not copied), who zeroes it once used. */
-export function deriveChainKey(task: ChainKeyTask): Uint8Array {
-  return move(chainKeyOfEntropy(task)) as unknown as Uint8Array;
+/**
+ * Task `deriveChainKeys`: the key of each task, in order. The keys move to the caller (transferred, not copied), who
+ * zeroes each once used; if one cannot be derived, those derived before it and every entropy left are zeroed first.
+ */
+export function deriveChainKeys(tasks: ChainKeyTask[]): Uint8Array[] {
+  const keys: Uint8Array[] = [];
+  try {
+    for (const task of tasks) {
+      keys.push(chainKeyOfEntropy(task));
+    }
+  } catch (error) {
+    keys.forEach((key) => key.fill(0));
+    tasks.forEach((task) => task.entropy.fill(0));
+    throw error;
+  }
+  return move({
+    get [transferableSymbol]() {
+      return keys.map((key) => key.buffer);
+    },
+    get [valueSymbol]() {
+      return keys;
+    },
+  }) as unknown as Uint8Array[];
 }

@@ -1,4 +1,5 @@
-interface Waiting<T> {
+interface Waiting<I, T> {
+  input: I;
   resolve: (result: T) => void;
   reject: (error: unknown) => void;
 }
@@ -10,20 +11,20 @@ interface Waiting<T> {
  * task. Under load one task, and one message back, then serves many callers, so that what each caller does next (an
  * insert, a reply) happens together with the others rather than one caller at a time.
  */
-export class ThreadShares<T> {
-  private readonly waiting: Waiting<T>[] = [];
+export class ThreadShares<I, T> {
+  private readonly waiting: Waiting<I, T>[] = [];
   private running = 0;
   private dispatchQueued = false;
 
-  /** `runTask(count)` does `count` units of work on one thread and answers their `count` results. */
+  /** `runTask(inputs)` does the work of each input on one thread and answers one result per input, in their order. */
   constructor(
-    private readonly runTask: (count: number) => Promise<T[]>,
+    private readonly runTask: (inputs: I[]) => Promise<T[]>,
     private readonly options: { threads: number; maxPerTask: number },
   ) {}
 
-  next(): Promise<T> {
+  run(input: I): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.waiting.push({ resolve, reject });
+      this.waiting.push({ input, resolve, reject });
       if (!this.dispatchQueued) {
         this.dispatchQueued = true;
         queueMicrotask(() => {
@@ -39,7 +40,7 @@ export class ThreadShares<T> {
     while (this.running < threads && this.waiting.length > 0) {
       const share = this.waiting.splice(0, Math.min(maxPerTask, Math.ceil(this.waiting.length / (threads - this.running))));
       this.running += 1;
-      this.start(share.length)
+      this.start(share.map((waiting) => waiting.input))
         .then(
           (results) => share.forEach((waiting, index) => waiting.resolve(results[index])),
           (error: unknown) => share.forEach((waiting) => waiting.reject(error)),
@@ -52,9 +53,9 @@ export class ThreadShares<T> {
   }
 
   /** The task's promise; one that cannot even start (a pool shutting down) fails its callers like one that failed. */
-  private start(count: number): Promise<T[]> {
+  private start(inputs: I[]): Promise<T[]> {
     try {
-      return this.runTask(count);
+      return this.runTask(inputs);
     } catch (error) {
       return Promise.reject(error);
     }

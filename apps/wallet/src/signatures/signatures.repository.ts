@@ -1,14 +1,54 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, LessThan, Repository } from 'typeorm';
+import { PoolStatement, StatementBatcher } from '@game-wallet/database';
+import { LessThan, Repository } from 'typeorm';
 import { SignatureEventEntity } from './entities/signature-event.entity';
+
+/**
+ * Signing attempts' audit entries, any number in one statement, and with them each signing wallet's last use moved
+ * forward to its latest allowed signature (never back, whatever order concurrent signatures commit in): one statement,
+ * so both are saved together. The wallets are locked in id order first, so two such statements that share wallets
+ * wait for each other instead of deadlocking; they are found by primary key alone (`id = ANY`), so a fresh table
+ * without statistics is never scanned to join it with the entries.
+ */
+const RECORD = new PoolStatement(
+  `WITH events AS (
+     INSERT INTO wallet.signature_events (id, application_id, wallet_id, chain, operation, decision, message_sha256, credential, at)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[], $8::varchar[], $9::timestamptz[])
+     RETURNING wallet_id, decision, at
+   ), used AS (
+     SELECT wallet_id, max(at) AS at FROM events WHERE decision = 'allowed' GROUP BY wallet_id
+   ), locked AS (
+     SELECT id FROM wallet.wallets WHERE id = ANY($3::uuid[]) AND id IN (SELECT wallet_id FROM used) ORDER BY id FOR NO KEY UPDATE
+   )
+   UPDATE wallet.wallets AS w SET last_used_at = GREATEST(w.last_used_at, used.at)
+   FROM used, locked WHERE w.id = ANY($3::uuid[]) AND w.id = used.wallet_id AND w.id = locked.id`,
+);
 
 @Injectable()
 export class SignaturesRepository {
+  /** Concurrent signatures share their record's statement and commit. */
+  private readonly records = new StatementBatcher<SignatureEventEntity, void>(async (events) => {
+    const column = <K extends keyof SignatureEventEntity>(key: K): SignatureEventEntity[K][] => events.map((event) => event[key]);
+    await RECORD.run(this.events.manager.connection, [
+      column('id'),
+      column('applicationId'),
+      column('walletId'),
+      column('chain'),
+      column('operation'),
+      column('decision'),
+      column('messageSha256'),
+      column('credential'),
+      column('at'),
+    ]);
+    return events.map(() => undefined);
+  });
+
   constructor(@InjectRepository(SignatureEventEntity) private readonly events: Repository<SignatureEventEntity>) {}
 
-  async insert(event: SignatureEventEntity, manager: EntityManager): Promise<void> {
-    await manager.insert(SignatureEventEntity, event);
+  /** Saves the audit entry and, for an allowed signature, the wallet's last use; resolves once committed. */
+  record(event: SignatureEventEntity): Promise<void> {
+    return this.records.run(event);
   }
 
   listForGame(applicationId: string, limit: number, beforeId?: string): Promise<SignatureEventEntity[]> {

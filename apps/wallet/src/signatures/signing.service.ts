@@ -26,7 +26,6 @@ import { solanaSignerSlot, solanaTransactionToSign, suiTransactionDigest, suiTra
 import { evmTransactionToSign, signedEvmTransaction, typedDataDigest } from '../keys/evm-payloads';
 import { isSolanaTransaction } from '../keys/solana-transaction';
 import { WalletCache } from '../wallets/wallet-cache';
-import { WalletsRepository } from '../wallets/wallets.repository';
 import { WalletsService, addressesOf } from '../wallets/wallets.service';
 import { WalletEntity } from '../wallets/entities/wallet.entity';
 import { SignaturesRepository } from './signatures.repository';
@@ -44,7 +43,6 @@ export class SigningService {
 
   constructor(
     private readonly wallets: WalletsService,
-    private readonly repository: WalletsRepository,
     private readonly signatures: SignaturesRepository,
     private readonly cache: WalletCache,
     private readonly policies: SigningPoliciesService,
@@ -177,7 +175,7 @@ export class SigningService {
     }
   }
 
-  /** The signing attempt's audit entry and, when it was signed, the wallet's last use, saved together. */
+  /** The signing attempt's audit entry and, when it was signed, the wallet's last use, saved together (see SignaturesRepository). */
   private async record(
     wallet: WalletEntity,
     caller: GamePrincipal,
@@ -187,24 +185,16 @@ export class SigningService {
     decision: 'allowed' | 'denied',
   ): Promise<void> {
     const at = new Date();
-    await this.repository.transaction(async (manager) => {
-      if (decision === 'allowed') {
-        await this.repository.touch(wallet.id, at, manager);
-      }
-      await this.signatures.insert(
-        {
-          id: newId(),
-          applicationId: wallet.applicationId,
-          walletId: wallet.id,
-          chain,
-          operation,
-          decision,
-          messageSha256: createHash('sha256').update(signed).digest('hex'),
-          credential: actorOf(caller),
-          at,
-        },
-        manager,
-      );
+    await this.signatures.record({
+      id: newId(),
+      applicationId: wallet.applicationId,
+      walletId: wallet.id,
+      chain,
+      operation,
+      decision,
+      messageSha256: createHash('sha256').update(signed).digest('hex'),
+      credential: actorOf(caller),
+      at,
     });
     if (decision === 'allowed') {
       await this.cache.signed(wallet.id, at);

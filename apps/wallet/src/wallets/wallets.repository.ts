@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { PoolStatement, StatementBatcher } from '@game-wallet/database';
-import { EntityManager, In, Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { WalletEntity } from './entities/wallet.entity';
 
 /** A wallet without its sealed secret. */
@@ -26,6 +26,15 @@ const INSERT_WALLETS = new PoolStatement<{ id: string }>(
    ON CONFLICT DO NOTHING RETURNING id`,
 );
 
+/** Whole wallets, sealed secret included, by id: for signing only. */
+const FIND_WITH_SECRET = new PoolStatement<WalletEntity>(
+  `SELECT id, application_id AS "applicationId", profile_id AS "profileId", address_evm AS "addressEvm", address_sol AS "addressSol",
+          address_sui AS "addressSui", created_at AS "createdAt", last_used_at AS "lastUsedAt", entropy_ciphertext AS "entropyCiphertext",
+          entropy_iv AS "entropyIv", entropy_tag AS "entropyTag", data_key_ciphertext AS "dataKeyCiphertext", data_key_iv AS "dataKeyIv",
+          data_key_tag AS "dataKeyTag", master_key_id AS "masterKeyId", aad_version AS "aadVersion"
+   FROM wallet.wallets WHERE id = ANY($1::uuid[])`,
+);
+
 const pairKey = (applicationId: string, profileId: string): string => `${applicationId}/${profileId}`;
 
 @Injectable()
@@ -34,6 +43,12 @@ export class WalletsRepository {
     const rows = await FIND_FOR_PROFILES.run(this.wallets.manager.connection, [pairs.map((pair) => pair.applicationId), pairs.map((pair) => pair.profileId)]);
     const found = new Map(rows.map((row) => [pairKey(row.applicationId, row.profileId), row.id]));
     return pairs.map((pair) => found.get(pairKey(pair.applicationId, pair.profileId)) ?? null);
+  });
+
+  private readonly withSecret = new StatementBatcher<string, WalletEntity | null>(async (ids) => {
+    const rows = await FIND_WITH_SECRET.run(this.wallets.manager.connection, [ids]);
+    const found = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => found.get(id) ?? null);
   });
 
   private readonly inserts = new StatementBatcher<WalletEntity, boolean>(async (wallets) => {
@@ -62,9 +77,9 @@ export class WalletsRepository {
 
   constructor(@InjectRepository(WalletEntity) private readonly wallets: Repository<WalletEntity>) {}
 
-  /** The whole row, sealed secret included: for signing only. */
+  /** The whole row, sealed secret included: for signing only (concurrent lookups share one statement). */
   findWithSecret(id: string): Promise<WalletEntity | null> {
-    return this.wallets.findOneBy({ id });
+    return this.withSecret.run(id);
   }
 
   /** What a read shows: never the sealed secret. */
@@ -91,18 +106,5 @@ export class WalletsRepository {
   /** The addresses of a game's wallets among `ids`. */
   findAddresses(applicationId: string, ids: string[]): Promise<Pick<WalletEntity, 'id' | 'addressEvm' | 'addressSol' | 'addressSui'>[]> {
     return this.wallets.find({ select: ['id', 'addressEvm', 'addressSol', 'addressSui'], where: { applicationId, id: In(ids) } });
-  }
-
-  /**
-   * Moves `lastUsedAt` forward to `at` (never back, whatever order concurrent signatures commit in). By primary key
-   * alone: the caller has already checked the wallet is the caller's, and a fresh table without statistics could
-   * otherwise lead the planner to walk the game's (application_id, profile_id) index.
-   */
-  async touch(id: string, at: Date, manager: EntityManager): Promise<void> {
-    await manager.query('UPDATE wallet.wallets SET last_used_at = GREATEST(last_used_at, $2) WHERE id = $1', [id, at]);
-  }
-
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.wallets.manager.transaction(work);
   }
 }

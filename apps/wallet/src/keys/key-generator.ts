@@ -39,6 +39,8 @@ export class KeyGenerator implements OnModuleDestroy {
       idleTimeout: 60_000,
       resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 },
     });
+    // Wallets and chain keys have shares of their own over the one pool: when both are busy, piscina queues their
+    // tasks in turn, so a signature waits for at most one share of new wallets rather than for every one of them.
     const shares = { threads: config.keygenThreads, maxPerTask: MAX_PER_TASK };
     this.wallets = new ThreadShares((inputs) => this.pool.run(inputs.length, { name: 'generateWallets' }) as Promise<GeneratedWallet[]>, shares);
     this.chainKeys = new ThreadShares(

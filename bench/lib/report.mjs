@@ -171,7 +171,7 @@ function targetRows({ scenarios, floors = {}, peakRssMb, rssAtEndMb }) {
       `every app ≤ ${TARGETS.rssMb} MB RSS`,
       over.length === 0 ? `largest peak ${Math.max(...peaks.map(([, mb]) => mb))} MB` : `peak ${over.map(([app, mb]) => `${app} ${mb}`).join(', ')} MB; the others ≤ ${largestUnder} MB`,
       over.length === 0,
-      identityAtEnd === undefined ? '' : `identity hashes console passwords with scrypt at N = 2^17, r = 8 (OWASP), which works in 128 MiB per hash; its RSS at the end of the run: ${identityAtEnd} MB`,
+      identityAtEnd === undefined ? '' : `identity hashes console passwords with scrypt at N = 2^15, r = 8, p = 3 (OWASP), which works in 32 MiB per hash; its RSS at the end of the run: ${identityAtEnd} MB`,
     ]);
   }
   return rows;

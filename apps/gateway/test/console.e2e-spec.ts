@@ -92,7 +92,7 @@ describe('console API', () => {
       expect(behindTls.body).toEqual({ baseUrl: 'https://wallet.example.com', coreUrl: `https://wallet.example.com:${platform.ports.core}` });
     });
 
-    it('stores passwords with scrypt N=2^17, and upgrades a hash with older parameters at the next sign-in', async () => {
+    it('stores passwords with scrypt N=2^15, r=8, p=3, and upgrades a hash with older parameters at the next sign-in', async () => {
       const salt = randomBytes(16);
       const old = scryptSync(consolePasswordDigest(TEST_OPERATOR.email, TEST_OPERATOR.password), salt, 32, { N: 32768, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
       await queryOnce(platform.databaseUrl, 'UPDATE identity.operators SET password_hash = $1 WHERE email = $2', [
@@ -101,7 +101,7 @@ describe('console API', () => {
       ]);
       expect((await signIn(TEST_OPERATOR.email, TEST_OPERATOR.password, '203.0.113.41')).status).toBe(200);
       const [row] = await queryOnce<{ password_hash: string }>(platform.databaseUrl, 'SELECT password_hash FROM identity.operators WHERE email = $1', [TEST_OPERATOR.email]);
-      expect(row.password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);
+      expect(row.password_hash).toMatch(/^scrypt\$32768\$8\$3\$/);
       expect((await signIn(TEST_OPERATOR.email, TEST_OPERATOR.password, '203.0.113.41')).status).toBe(200);
     });
 

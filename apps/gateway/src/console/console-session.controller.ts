@@ -10,7 +10,7 @@ import { parseBody } from '../validation';
 
 export const signInBody = z.object({ email: z.string().min(1).max(320), password: z.string().min(1).max(1024) }).strict();
 /**
- * Sign-in is slow on purpose (scrypt at 128 MiB, one hash at a time per identity replica): a burst of sign-ins queues
+ * Sign-in is slow on purpose (scrypt in 32 MiB, one hash at a time per identity replica): a burst of sign-ins queues
  * there, so it gets a longer deadline than other calls.
  */
 const SIGN_IN_DEADLINE_MS = 15_000;

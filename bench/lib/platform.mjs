@@ -2,7 +2,7 @@
 // forked helper servers, and one autocannon measurement. Everything runs on this machine.
 import { fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -15,6 +15,21 @@ const require = createRequire(import.meta.url);
 export const autocannon = require('autocannon');
 const { Client } = require('pg');
 const Redis = require('ioredis');
+
+/**
+ * How the images run an app, read from the Dockerfile: its NODE_OPTIONS (the memory budget) and the node flags of its
+ * CMD (the garbage collector's mode). Every app and helper server here runs with both, so results match deployments.
+ */
+export function imageRuntime() {
+  const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+  const nodeOptions = /NODE_OPTIONS="([^"]*)"/.exec(dockerfile)?.[1];
+  const command = /^CMD (\[.*\])$/m.exec(dockerfile)?.[1];
+  if (nodeOptions === undefined || command === undefined) {
+    throw new Error('The Dockerfile sets no NODE_OPTIONS or has no CMD in exec form');
+  }
+  return { nodeOptions, nodeFlags: JSON.parse(command).slice(1, -1) };
+}
+const { nodeOptions, nodeFlags } = imageRuntime();
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ADMIN_DB = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -51,8 +66,7 @@ export async function startPlatform(name, apps = ['identity', 'wallet', 'core', 
     RATE_LIMIT_API_KEY_BURST: '1000000',
     RATE_LIMIT_JWT_RPS: '1000000',
     RATE_LIMIT_SIGN_PER_WALLET_RPS: '1000000',
-    // The memory settings the images and manifests run the apps with (see the Dockerfile).
-    NODE_OPTIONS: '--max-old-space-size=160 --max-semi-space-size=4',
+    NODE_OPTIONS: nodeOptions,
     BENCH_REDIS_URL: REDIS_URL,
     BENCH_KEY_PREFIX: prefix,
     TRANSPORT_HMAC_KEYS: `bench=${randomBytes(32).toString('base64')}`,
@@ -62,7 +76,7 @@ export async function startPlatform(name, apps = ['identity', 'wallet', 'core', 
   const appPids = {};
   const healthOf = { identity: ports.identity, wallet: ports.wallet, core: ports.coreService, gateway: ports.base };
   const start = (app) => {
-    const child = spawn(process.execPath, [...((process.env.BENCH_CPU_PROF ?? '').split(',').includes(app) ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof/' + app] : []), join(root, `dist/apps/${app}/main.js`)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, [...nodeFlags, ...((process.env.BENCH_CPU_PROF ?? '').split(',').includes(app) ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof/' + app] : []), join(root, `dist/apps/${app}/main.js`)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
     children.push(child);
     appPids[app] = child.pid;
   };
@@ -89,7 +103,7 @@ export async function startPlatform(name, apps = ['identity', 'wallet', 'core', 
      */
     fork(script, extraEnv = {}) {
       return new Promise((resolveStart, reject) => {
-        const child = fork(join(root, script), [], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+        const child = fork(join(root, script), [], { execArgv: nodeFlags, env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
         children.push(child);
         child.on('message', (message) => message?.type === 'ready' && resolveStart(message.port));
         child.on('exit', (code) => reject(new Error(`${script} exited (${code})`)));

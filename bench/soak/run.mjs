@@ -7,12 +7,11 @@
 // and event-loop delay (p99, from its /metrics) and each route's p50/p99. Writes bench/results/soak-<date>.json and
 // soak-<date>.svg (p99 per route and RSS per app over time). Fails when any request errors, when an app's RSS grows by
 // more than 10 % from minute 2 to the end, or when an app goes over 200 MB.
-import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { root, startPlatform } from '../lib/platform.mjs';
+import { imageRuntime, root, startPlatform } from '../lib/platform.mjs';
 
 const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, rate: { type: 'string', default: '100' } } });
 const MINUTES = Number(values.minutes);
@@ -22,9 +21,8 @@ const RSS_LIMIT_MB = 200;
 const GROWTH_LIMIT = 0.1;
 const MAX_IN_FLIGHT = 500;
 
-// The apps run with the memory budget of their image (the Dockerfile's NODE_OPTIONS), as deployed.
-const NODE_OPTIONS = /NODE_OPTIONS="([^"]*)"/.exec(readFileSync(join(root, 'Dockerfile'), 'utf8'))?.[1] ?? '';
-process.env.NODE_OPTIONS = NODE_OPTIONS;
+// The apps run as their image runs them (the Dockerfile's NODE_OPTIONS and node flags), as deployed.
+const { nodeOptions: NODE_OPTIONS, nodeFlags: NODE_FLAGS } = imageRuntime();
 const platform = await startPlatform('soak');
 const cancelLimit = platform.timeLimit(MINUTES * 60_000 + 120_000);
 const game = await platform.game();
@@ -185,7 +183,7 @@ const overall = Object.fromEntries(
   }),
 );
 const date = new Date().toISOString().slice(0, 10);
-const result = { measuredAt: new Date().toISOString(), minutes: MINUTES, rate: RATE, nodeOptions: NODE_OPTIONS, requests: sent, errors: errors.length, perApp, routes: overall, verdict, samples, firstErrors: errors.slice(0, 20) };
+const result = { measuredAt: new Date().toISOString(), minutes: MINUTES, rate: RATE, nodeOptions: NODE_OPTIONS, nodeFlags: NODE_FLAGS, requests: sent, errors: errors.length, perApp, routes: overall, verdict, samples, firstErrors: errors.slice(0, 20) };
 await writeFile(join(root, 'bench', 'results', `soak-${date}.json`), `${JSON.stringify(result, null, 2)}\n`);
 await writeFile(join(root, 'bench', 'results', `soak-${date}.svg`), chart(samples, routeNames, appNames));
 log(`soak: ${sent} requests in ${MINUTES} min, ${errors.length} errors`);

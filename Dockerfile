@@ -80,15 +80,17 @@ ENTRYPOINT ["/usr/bin/tini", "--"]
 # Also in the image: migrate.js (identity, wallet, core: the schema's migrations, for MIGRATIONS=job), and the
 # operator commands cli/rewrap.js and cli/hsm-create-key.js (wallet) and cli/rotate-signing-key.js (identity). With
 # WALLET_MASTER_KEY_PROVIDER=pkcs11 the HSM vendor's PKCS#11 module (.so) is mounted into the wallet's container.
-# The garbage collector works on the app's own thread (--single-threaded-gc): with its helper threads, a collection
-# waits for them while other processes hold the pod's CPUs, which showed as p99 latency (npm run bench: wallet read
-# p99 11 against 14 ms at 64 connections on 2 CPUs).
-CMD ["node", "--single-threaded-gc", "main.js"]
+CMD ["node", "main.js"]
 
 # ---- one final stage per app: the ports it listens on ----
 FROM runtime AS app-gateway
 # 3000 base_url (profile, wallet, health, JWKS, console), 3001 core_url (player), 3100 internal /metrics
 EXPOSE 3000 3001 3100
+# The gateway's garbage collector works on its own thread (--single-threaded-gc): it allocates the most per request,
+# and with helper threads a collection waits for them while other processes hold the pod's CPUs, which showed as p99
+# latency (npm run bench, 2 CPUs, 64 connections: wallet read p99 12-13 against 16-19 ms). The services keep V8's
+# background threads: the wallet's RSS grew faster without them (soak: +9.2 % against +6.4 %).
+CMD ["node", "--single-threaded-gc", "main.js"]
 
 FROM runtime AS app-identity
 # internal port: /v1/health, /v1/health/live, /metrics (traffic arrives over Redis Streams)

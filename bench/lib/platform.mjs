@@ -17,19 +17,21 @@ const { Client } = require('pg');
 const Redis = require('ioredis');
 
 /**
- * How the images run an app, read from the Dockerfile: its NODE_OPTIONS (the memory budget) and the node flags of its
- * CMD (the garbage collector's mode). Every app and helper server here runs with both, so results match deployments.
+ * How the image of `app` runs it, read from the Dockerfile: NODE_OPTIONS (the memory budget) and the node flags of
+ * the CMD of the app's own stage, or else of the shared runtime stage. The apps run here as their images run them.
  */
-export function imageRuntime() {
+export function imageRuntime(app) {
   const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
-  const nodeOptions = /NODE_OPTIONS="([^"]*)"/.exec(dockerfile)?.[1];
-  const command = /^CMD (\[.*\])$/m.exec(dockerfile)?.[1];
+  const stages = Object.fromEntries(dockerfile.split(/^(?=FROM )/m).map((stage) => [/^FROM \S+ AS (\S+)/.exec(stage)?.[1], stage]));
+  const commandOf = (stage) => /^CMD (\[.*\])$/m.exec(stages[stage] ?? '')?.[1];
+  const nodeOptions = /NODE_OPTIONS="([^"]*)"/.exec(stages.runtime ?? '')?.[1];
+  const command = commandOf(`app-${app}`) ?? commandOf('runtime');
   if (nodeOptions === undefined || command === undefined) {
-    throw new Error('The Dockerfile sets no NODE_OPTIONS or has no CMD in exec form');
+    throw new Error(`The Dockerfile's runtime stage sets no NODE_OPTIONS, or ${app} has no CMD in exec form`);
   }
   return { nodeOptions, nodeFlags: JSON.parse(command).slice(1, -1) };
 }
-const { nodeOptions, nodeFlags } = imageRuntime();
+const { nodeOptions } = imageRuntime('gateway'); // the runtime stage's, the same for every app
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ADMIN_DB = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -76,7 +78,7 @@ export async function startPlatform(name, apps = ['identity', 'wallet', 'core', 
   const appPids = {};
   const healthOf = { identity: ports.identity, wallet: ports.wallet, core: ports.coreService, gateway: ports.base };
   const start = (app) => {
-    const child = spawn(process.execPath, [...nodeFlags, ...((process.env.BENCH_CPU_PROF ?? '').split(',').includes(app) ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof/' + app] : []), join(root, `dist/apps/${app}/main.js`)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, [...imageRuntime(app).nodeFlags, ...((process.env.BENCH_CPU_PROF ?? '').split(',').includes(app) ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof/' + app] : []), join(root, `dist/apps/${app}/main.js`)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
     children.push(child);
     appPids[app] = child.pid;
   };
@@ -103,7 +105,7 @@ export async function startPlatform(name, apps = ['identity', 'wallet', 'core', 
      */
     fork(script, extraEnv = {}) {
       return new Promise((resolveStart, reject) => {
-        const child = fork(join(root, script), [], { execArgv: nodeFlags, env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+        const child = fork(join(root, script), [], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
         children.push(child);
         child.on('message', (message) => message?.type === 'ready' && resolveStart(message.port));
         child.on('exit', (code) => reject(new Error(`${script} exited (${code})`)));

@@ -21,8 +21,8 @@ const RSS_LIMIT_MB = 200;
 const GROWTH_LIMIT = 0.1;
 const MAX_IN_FLIGHT = 500;
 
-// The apps run as their image runs them (the Dockerfile's NODE_OPTIONS and node flags), as deployed.
-const { nodeOptions: NODE_OPTIONS, nodeFlags: NODE_FLAGS } = imageRuntime();
+// The platform starts the apps as their images run them; the results record how (NODE_OPTIONS, each app's node flags).
+const NODE_OPTIONS = imageRuntime('gateway').nodeOptions;
 const platform = await startPlatform('soak');
 const cancelLimit = platform.timeLimit(MINUTES * 60_000 + 120_000);
 const game = await platform.game();
@@ -183,7 +183,7 @@ const overall = Object.fromEntries(
   }),
 );
 const date = new Date().toISOString().slice(0, 10);
-const result = { measuredAt: new Date().toISOString(), minutes: MINUTES, rate: RATE, nodeOptions: NODE_OPTIONS, nodeFlags: NODE_FLAGS, requests: sent, errors: errors.length, perApp, routes: overall, verdict, samples, firstErrors: errors.slice(0, 20) };
+const result = { measuredAt: new Date().toISOString(), minutes: MINUTES, rate: RATE, nodeOptions: NODE_OPTIONS, nodeFlags: Object.fromEntries(appNames.map((app) => [app, imageRuntime(app).nodeFlags])), requests: sent, errors: errors.length, perApp, routes: overall, verdict, samples, firstErrors: errors.slice(0, 20) };
 await writeFile(join(root, 'bench', 'results', `soak-${date}.json`), `${JSON.stringify(result, null, 2)}\n`);
 await writeFile(join(root, 'bench', 'results', `soak-${date}.svg`), chart(samples, routeNames, appNames));
 log(`soak: ${sent} requests in ${MINUTES} min, ${errors.length} errors`);

@@ -85,7 +85,7 @@ describe('signing policy per game', () => {
   });
 
   it('evm: allowed chain ids, the value cap and allowed addresses (contract creation refused when set)', async () => {
-    await setPolicy((policy) => ({ ...policy, evm: { chainIds: ['8453'], maxValueWei: '100', contracts: [shop] } }));
+    await setPolicy((policy) => ({ ...policy, evm: { ...policy.evm, chainIds: ['8453'], maxValueWei: '100', contracts: [shop] } }));
     expect(outcome(await signTransaction(evm({ to: shop, value: '100' })))).toBe('allowed');
     const wrongChain = await signTransaction(evm({ chainId: 1, to: shop }));
     expect([outcome(wrongChain), wrongChain.body.message]).toEqual(['403 POLICY_DENIED', "The game's signing policy refuses this: chain id 1 is not among the allowed chain ids (evm.chainIds)"]);
@@ -97,7 +97,7 @@ describe('signing policy per game', () => {
   it('sol: allowed programs and the lamports System transfers may move', async () => {
     const program = Keypair.generate().publicKey;
     const wallet = new PublicKey(addresses.sol);
-    await setPolicy((policy) => ({ ...policy, sol: { programs: [SystemProgram.programId.toBase58()], maxLamports: '1000' } }));
+    await setPolicy((policy) => ({ ...policy, sol: { ...policy.sol, programs: [SystemProgram.programId.toBase58()], maxLamports: '1000' } }));
     expect(outcome(await signTransaction(sol(SystemProgram.transfer({ fromPubkey: wallet, toPubkey: program, lamports: 1000 }))))).toBe('allowed');
     expect(outcome(await signTransaction(sol(SystemProgram.transfer({ fromPubkey: wallet, toPubkey: program, lamports: 1001 }))))).toBe('403 POLICY_DENIED');
     const call = await signTransaction(sol(new TransactionInstruction({ programId: program, keys: [{ pubkey: wallet, isSigner: true, isWritable: false }], data: Buffer.from('x') })));
@@ -105,7 +105,7 @@ describe('signing policy per game', () => {
   });
 
   it('sui: allowed Move packages, and whether coins may be split and transferred', async () => {
-    await setPolicy((policy) => ({ ...policy, sui: { packages: ['0x2'], allowTransfers: false } }));
+    await setPolicy((policy) => ({ ...policy, sui: { ...policy.sui, packages: ['0x2'], allowTransfers: false } }));
     const clock = (packageId: string) => (transaction: SuiTransaction) => {
       transaction.moveCall({ target: `${packageId}::clock::timestamp_ms`, arguments: [transaction.object.clock()] });
     };

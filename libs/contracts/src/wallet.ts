@@ -105,8 +105,9 @@ export type SigningOperation = (typeof SIGNING_OPERATIONS)[number];
 export const MAX_SIGN_PAYLOAD_BYTES = 65_536;
 
 /**
- * A game's signing policy (SPEC §11): what each kind of credential may sign, and limits per chain. `null` means "any".
- * The default lets API keys sign messages, transactions and typed data, and profile JWTs (game clients) messages only.
+ * A game's signing policy (SPEC §11): what each kind of credential may sign, and limits per chain. `null` means "any"
+ * (no limit). The default lets API keys sign messages, transactions and typed data, and profile JWTs (game clients)
+ * messages only. Checks fail closed: what cannot be decoded or matched against a set limit is refused.
  */
 export interface SigningPolicy {
   operations: { apiKey: SigningOperation[]; profile: SigningOperation[] };
@@ -115,26 +116,55 @@ export interface SigningPolicy {
     chainIds: string[] | null;
     /** the most wei one transaction may move (decimal) */
     maxValueWei: string | null;
-    /** the addresses a transaction may call or pay; contract creation is refused when set */
+    /** the most wei one transaction may spend on fees: gasLimit × the highest fee per gas it offers (decimal) */
+    maxFeeWei: string | null;
+    /**
+     * the addresses a transaction may call or pay, and typed data's `domain.verifyingContract` must name (typed data
+     * without one is refused); contract creation is refused when set
+     */
     contracts: string[] | null;
+    /** the EIP-712 `primaryType`s typed data may have */
+    typedDataPrimaryTypes: string[] | null;
   };
   sol: {
     /** the programs every instruction must belong to (base58) */
     programs: string[] | null;
-    /** the most lamports the System transfers of one transaction may move (decimal) */
+    /**
+     * the most lamports one transaction's System instructions may move (Transfer, TransferWithSeed, CreateAccount and
+     * CreateAccountWithSeed, summed; decimal). When any `sol` limit is set, every other System instruction is refused.
+     */
     maxLamports: string | null;
+    /** the most micro-lamports of priority fee: ComputeBudget's unit price × its unit limit (decimal) */
+    maxPriorityMicroLamports: string | null;
   };
   sui: {
-    /** the Move packages a MoveCall may call (0x-hex ids) */
+    /** the Move packages a MoveCall may call (0x-hex ids); Publish and Upgrade are refused when set */
     packages: string[] | null;
-    /** whether TransferObjects and SplitCoins commands are allowed */
+    /**
+     * whether coins and objects may be moved: TransferObjects, SplitCoins, MergeCoins and the Sui framework's
+     * transfer, pay and coin-moving Move functions
+     */
     allowTransfers: boolean;
+    /** the most MIST the transaction's gas budget may be (decimal) */
+    maxGasBudget: string | null;
   };
 }
 
 export const DEFAULT_SIGNING_POLICY: SigningPolicy = {
   operations: { apiKey: ['message', 'transaction', 'typed-data'], profile: ['message'] },
-  evm: { chainIds: null, maxValueWei: null, contracts: null },
-  sol: { programs: null, maxLamports: null },
-  sui: { packages: null, allowTransfers: true },
+  evm: { chainIds: null, maxValueWei: null, maxFeeWei: null, contracts: null, typedDataPrimaryTypes: null },
+  sol: { programs: null, maxLamports: null, maxPriorityMicroLamports: null },
+  sui: { packages: null, allowTransfers: true, maxGasBudget: null },
 };
+
+/** A policy as stored or sent before a field existed, with each missing limit `null` (no limit, as it was). */
+export function withPolicyDefaults(policy: DeepPartialPolicy): SigningPolicy {
+  return {
+    operations: { ...DEFAULT_SIGNING_POLICY.operations, ...policy.operations },
+    evm: { ...DEFAULT_SIGNING_POLICY.evm, ...policy.evm },
+    sol: { ...DEFAULT_SIGNING_POLICY.sol, ...policy.sol },
+    sui: { ...DEFAULT_SIGNING_POLICY.sui, ...policy.sui },
+  };
+}
+
+type DeepPartialPolicy = { [K in keyof SigningPolicy]?: Partial<SigningPolicy[K]> };

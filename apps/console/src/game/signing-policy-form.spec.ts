@@ -4,9 +4,9 @@ import { formOfPolicy, policyOfForm } from './signing-policy-form';
 
 const policy: SigningPolicy = {
   operations: { apiKey: ['message', 'transaction', 'typed-data'], profile: ['message'] },
-  evm: { chainIds: ['1', '8453'], maxValueWei: '1000', contracts: null },
-  sol: { programs: null, maxLamports: '5000' },
-  sui: { packages: ['0x2'], allowTransfers: false },
+  evm: { chainIds: ['1', '8453'], maxValueWei: '1000', maxFeeWei: '21000000000000', contracts: null, typedDataPrimaryTypes: ['Order'] },
+  sol: { programs: null, maxLamports: '5000', maxPriorityMicroLamports: null },
+  sui: { packages: ['0x2'], allowTransfers: false, maxGasBudget: '50000000' },
 };
 
 describe('signing policy form', () => {

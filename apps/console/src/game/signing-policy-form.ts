@@ -12,11 +12,15 @@ export interface PolicyForm {
   profile: SigningOperation[];
   evmChainIds: string;
   evmMaxValueWei: string;
+  evmMaxFeeWei: string;
   evmContracts: string;
+  evmTypedDataPrimaryTypes: string;
   solPrograms: string;
   solMaxLamports: string;
+  solMaxPriorityMicroLamports: string;
   suiPackages: string;
   suiAllowTransfers: boolean;
+  suiMaxGasBudget: string;
 }
 
 const listText = (list: string[] | null): string => (list === null ? '' : list.join('\n'));
@@ -35,11 +39,15 @@ export function formOfPolicy(policy: SigningPolicy): PolicyForm {
     profile: policy.operations.profile,
     evmChainIds: listText(policy.evm.chainIds),
     evmMaxValueWei: policy.evm.maxValueWei ?? '',
+    evmMaxFeeWei: policy.evm.maxFeeWei ?? '',
     evmContracts: listText(policy.evm.contracts),
+    evmTypedDataPrimaryTypes: listText(policy.evm.typedDataPrimaryTypes),
     solPrograms: listText(policy.sol.programs),
     solMaxLamports: policy.sol.maxLamports ?? '',
+    solMaxPriorityMicroLamports: policy.sol.maxPriorityMicroLamports ?? '',
     suiPackages: listText(policy.sui.packages),
     suiAllowTransfers: policy.sui.allowTransfers,
+    suiMaxGasBudget: policy.sui.maxGasBudget ?? '',
   };
 }
 
@@ -48,8 +56,14 @@ export function policyOfForm(form: PolicyForm): SigningPolicy {
   const ordered = (operations: SigningOperation[]) => OPERATIONS.map((operation) => operation.value).filter((operation) => operations.includes(operation));
   return {
     operations: { apiKey: ordered(form.apiKey), profile: ordered(form.profile) },
-    evm: { chainIds: listOf(form.evmChainIds), maxValueWei: limitOf(form.evmMaxValueWei), contracts: listOf(form.evmContracts) },
-    sol: { programs: listOf(form.solPrograms), maxLamports: limitOf(form.solMaxLamports) },
-    sui: { packages: listOf(form.suiPackages), allowTransfers: form.suiAllowTransfers },
+    evm: {
+      chainIds: listOf(form.evmChainIds),
+      maxValueWei: limitOf(form.evmMaxValueWei),
+      maxFeeWei: limitOf(form.evmMaxFeeWei),
+      contracts: listOf(form.evmContracts),
+      typedDataPrimaryTypes: listOf(form.evmTypedDataPrimaryTypes),
+    },
+    sol: { programs: listOf(form.solPrograms), maxLamports: limitOf(form.solMaxLamports), maxPriorityMicroLamports: limitOf(form.solMaxPriorityMicroLamports) },
+    sui: { packages: listOf(form.suiPackages), allowTransfers: form.suiAllowTransfers, maxGasBudget: limitOf(form.suiMaxGasBudget) },
   };
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DEFAULT_SIGNING_POLICY, SigningPolicy } from '@game-wallet/contracts';
+import { DEFAULT_SIGNING_POLICY, SigningPolicy, withPolicyDefaults } from '@game-wallet/contracts';
 import { LRUCache } from 'lru-cache';
 import { Repository } from 'typeorm';
 import { SigningPolicyEntity } from './signing-policy.entity';
@@ -21,7 +21,8 @@ export class SigningPoliciesService {
       return cached;
     }
     const row = await this.policies.findOneBy({ applicationId });
-    const policy = row?.policy ?? DEFAULT_SIGNING_POLICY;
+    // A policy saved before a limit existed has no value for it: no limit, as when it was saved.
+    const policy = row === null ? DEFAULT_SIGNING_POLICY : withPolicyDefaults(row.policy);
     this.cache.set(applicationId, policy);
     return policy;
   }

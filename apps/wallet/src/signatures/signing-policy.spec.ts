@@ -24,7 +24,7 @@ describe('signing policy checks', () => {
   });
 
   it('evm: chain ids, value cap and addresses', () => {
-    const rules = policy({ evm: { chainIds: ['1'], maxValueWei: '10', contracts: ['0x00000000000000000000000000000000000000aa'] } });
+    const rules = policy({ evm: { ...DEFAULT_SIGNING_POLICY.evm, chainIds: ['1'], maxValueWei: '10', contracts: ['0x00000000000000000000000000000000000000aa'] } });
     const tx = (fields: Record<string, unknown>) => Transaction.from({ type: 2, chainId: 1, to: '0x00000000000000000000000000000000000000AA', value: 10, ...fields });
     expect(refused(() => checkEvmTransaction(rules, tx({})))).toBeUndefined();
     expect(refused(() => checkEvmTransaction(rules, tx({ chainId: 2 })))).toBe('POLICY_DENIED');
@@ -35,7 +35,7 @@ describe('signing policy checks', () => {
   });
 
   it('evm typed data: the domain chain id when chain ids are limited', () => {
-    const rules = policy({ evm: { chainIds: ['8453'], maxValueWei: null, contracts: null } });
+    const rules = policy({ evm: { ...DEFAULT_SIGNING_POLICY.evm, chainIds: ['8453'], maxValueWei: null, contracts: null } });
     const typed = (domain: Record<string, unknown>) => ({ domain, types: {}, primaryType: 'A', message: {} });
     expect(refused(() => checkTypedData(rules, typed({ chainId: 8453 })))).toBeUndefined();
     expect(refused(() => checkTypedData(rules, typed({ chainId: '0x1' })))).toBe('POLICY_DENIED');
@@ -53,7 +53,7 @@ describe('signing policy checks', () => {
       return data;
     };
     const message = (instructions: SolanaMessage['instructions']): SolanaMessage => ({ versioned: false, requiredSignatures: 1, accountKeys: [new Uint8Array(32).fill(1), system, other], instructions });
-    const rules = policy({ sol: { programs: ['11111111111111111111111111111111'], maxLamports: '100' } });
+    const rules = policy({ sol: { ...DEFAULT_SIGNING_POLICY.sol, programs: ['11111111111111111111111111111111'], maxLamports: '100' } });
     expect(refused(() => checkSolanaTransaction(rules, message([{ programIdIndex: 1, data: transfer(60n) }, { programIdIndex: 1, data: transfer(40n) }])))).toBeUndefined();
     expect(refused(() => checkSolanaTransaction(rules, message([{ programIdIndex: 1, data: transfer(60n) }, { programIdIndex: 1, data: transfer(41n) }])))).toBe('POLICY_DENIED');
     expect(refused(() => checkSolanaTransaction(rules, message([{ programIdIndex: 2, data: new Uint8Array() }])))).toBe('POLICY_DENIED');
@@ -69,7 +69,7 @@ describe('signing policy checks', () => {
       commands(tx);
       return tx.build();
     };
-    const rules = policy({ sui: { packages: ['0x2'], allowTransfers: false } });
+    const rules = policy({ sui: { ...DEFAULT_SIGNING_POLICY.sui, packages: ['0x2'], allowTransfers: false } });
     const call = (target: string) => (tx: SuiTransaction) => void tx.moveCall({ target, arguments: [tx.object.clock()] });
     const allowed = await build(call('0x2::clock::timestamp_ms'));
     const otherPackage = await build(call('0x3::clock::timestamp_ms'));

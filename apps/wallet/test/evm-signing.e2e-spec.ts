@@ -118,7 +118,7 @@ describe('EVM transaction and typed-data signing, verified by ethers', () => {
 
   it('refuses typed data whose primary type is not defined, or whose message does not fit its types', async () => {
     const missing = await http<{ code: string; message: string }>('POST', `${platform.baseUrl}/v1/wallet/${player.walletId}/sign-typed-data`, { apiKey: game.key, body: { ...mail, primaryType: 'Letter' } });
-    expect([missing.status, missing.body.code, missing.body.message]).toEqual([400, 'VALIDATION_FAILED', 'typedData.primaryType: Letter is not among typedData.types']);
+    expect([missing.status, missing.body.code, missing.body.message]).toEqual([400, 'VALIDATION_FAILED', 'primaryType: Letter is not among the types']);
     const wrong = await http<{ code: string }>('POST', `${platform.baseUrl}/v1/wallet/${player.walletId}/sign-typed-data`, {
       apiKey: game.key,
       body: { ...mail, message: { ...mail.message, to: { name: 'Bob', wallet: 'not an address' } } },

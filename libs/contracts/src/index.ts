@@ -12,3 +12,5 @@ export * from './ids';
 export * from './wallet';
 export * from './console-password';
 export type * from './api-documents';
+export * from './free-form-json';
+export * from './typed-data';

@@ -1,16 +1,38 @@
-import { AppError } from '@game-wallet/contracts';
+import { AppError, FREE_FORM_JSON_LIMITS, freeFormJsonProblem } from '@game-wallet/contracts';
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 
 /** 64 KiB: the request body limit of every HTTP port (SPEC §2). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
+/**
+ * What every field of every body is held to, whatever the route: no deeper than free-form JSON may nest (32 levels),
+ * at most 64 Ki entries, and every string and key well-formed Unicode (a lone surrogate would be stored or signed as
+ * something else). Free-form fields have tighter bounds of their own, checked where each is read; this one holds for
+ * every route, so no handler is ever given a value too deep to serialize. Named by field.
+ */
+const BODY_FIELD_LIMITS = { maxDepth: FREE_FORM_JSON_LIMITS.maxDepth, maxEntries: BODY_LIMIT_BYTES, maxValues: BODY_LIMIT_BYTES };
+
+export function bodyProblem(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return freeFormJsonProblem(body, 'body', { ...BODY_FIELD_LIMITS, maxDepth: BODY_FIELD_LIMITS.maxDepth + 1 });
+  }
+  for (const [field, value] of Object.entries(body)) {
+    const problem = freeFormJsonProblem(field, 'body', BODY_FIELD_LIMITS) ?? freeFormJsonProblem(value, field, BODY_FIELD_LIMITS);
+    if (problem !== undefined) {
+      return problem;
+    }
+  }
+  return undefined;
+}
+
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
 
 /**
  * Bodies are JSON only, at most 64 KiB, checked before routing so every route (and an unknown one) answers alike:
  * too large → 413, a body of another type → 415, JSON that does not parse → 400 `MALFORMED_JSON`.
- * Prototype-poisoning keys (`__proto__`, `constructor.prototype`) are refused as malformed.
+ * Prototype-poisoning keys (`__proto__`, `constructor.prototype`) are refused as malformed; a body nested too deep, or
+ * with a string that is not well-formed Unicode, is 400 `VALIDATION_FAILED` naming the field ({@link bodyProblem}).
  */
 export function installJsonBodyPolicy(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
@@ -33,10 +55,14 @@ export function installJsonBodyPolicy(fastify: FastifyInstance): void {
       done(new AppError('MALFORMED_JSON', 'Request body is empty; send a JSON value'), undefined);
       return;
     }
+    let parsed: unknown;
     try {
-      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+      parsed = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
     } catch {
       done(new AppError('MALFORMED_JSON', 'Request body is not valid JSON'), undefined);
+      return;
     }
+    const problem = bodyProblem(parsed);
+    done(problem === undefined ? null : new AppError('VALIDATION_FAILED', problem), problem === undefined ? parsed : undefined);
   });
 }

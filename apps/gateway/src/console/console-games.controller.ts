@@ -3,12 +3,22 @@ import { Authenticated, Caller, ServiceCaller } from '@game-wallet/auth';
 import { ApiKeyView, AppError, AuditEntryView, ConsolePlayerView, CreatedApiKeyView, GameSummaryView, GameView, PATTERNS, SigningPolicy, Page, encodeCursor, isUuid } from '@game-wallet/contracts';
 import { z } from 'zod';
 import { ServiceCalls } from '../services/service-calls';
-import { nameField, parseBody, parsePageQuery, parseQuery } from '../validation';
+import { CONTROL_CHARACTERS, nameField, parseBody, parsePageQuery, parseQuery } from '../validation';
 import { parseSigningPolicy } from './signing-policy-input';
 
 export const createGameBody = z.object({ name: nameField }).strict();
 export const createKeyBody = z.object({ name: nameField.optional() }).strict();
 export const updateKeyBody = z.object({ active: z.boolean({ error: 'must be true or false' }) }).strict();
+/** The players list's filter: an exact `uniqueId` (what `POST /v1/player/create` takes), empty meaning none. */
+export const playersQuery = z.object({
+  uniqueId: z
+    .string({ error: 'must be given once' })
+    .max(128, 'must be at most 128 characters')
+    .refine((value) => !CONTROL_CHARACTERS.test(value), 'must not contain control characters')
+    .transform((value) => (value === '' ? undefined : value))
+    .optional()
+    .describe('only the player with exactly this uniqueId'),
+});
 export const deleteKeyQuery = z.object({ revokeTokens: z.enum(['true', 'false'], { error: 'must be true or false' }).optional() });
 
 /**
@@ -111,7 +121,7 @@ export class ConsoleGamesController {
     @Caller() caller: ServiceCaller,
   ): Promise<Page<ConsolePlayerView>> {
     const page = parsePageQuery(query);
-    const uniqueId = typeof query.uniqueId === 'string' && query.uniqueId !== '' ? query.uniqueId : undefined;
+    const { uniqueId } = parseQuery(playersQuery, query);
     requireGameIdShape(gameId);
     const [, players] = await inOrderOfPrecedence(
       this.services.call(PATTERNS.identity.getGame, { gameId }, caller),

@@ -6,9 +6,14 @@ import { sealTo } from '@game-wallet/crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ServiceCalls } from '../services/service-calls';
-import { parseBody } from '../validation';
+import { CONTROL_CHARACTERS, parseBody } from '../validation';
 
-export const signInBody = z.object({ email: z.string().min(1).max(320), password: z.string().min(1).max(1024) }).strict();
+export const signInBody = z
+  .object({
+    email: z.string().min(1).max(320).refine((value) => !CONTROL_CHARACTERS.test(value), 'must not contain control characters'),
+    password: z.string().min(1).max(1024),
+  })
+  .strict();
 /**
  * Sign-in is slow on purpose (scrypt in 32 MiB, one hash at a time per identity replica): a burst of sign-ins queues
  * there, so it gets a longer deadline than other calls.

@@ -1,6 +1,6 @@
 import { CHAIN_NAMES, ErrorCode } from '@game-wallet/contracts';
 import { z } from 'zod';
-import { createGameBody, createKeyBody, deleteKeyQuery, updateKeyBody } from '../console/console-games.controller';
+import { createGameBody, createKeyBody, deleteKeyQuery, playersQuery, updateKeyBody } from '../console/console-games.controller';
 import { signInBody } from '../console/console-session.controller';
 import { signingPolicyBody } from '../console/signing-policy-input';
 import { createPlayerBody } from '../players/player-input';
@@ -45,10 +45,6 @@ export interface ApiRoute {
   /** idempotent beyond GET: a retry after a timeout or a 503 is safe */
   idempotent?: boolean;
 }
-
-const uniqueIdQuery = z.object({
-  uniqueId: z.string().optional().describe('only the player with exactly this uniqueId'),
-});
 
 /** Every public route, by port. A test checks this list against the routes the gateway really serves. */
 export const API_ROUTES: ApiRoute[] = [
@@ -391,7 +387,7 @@ export const API_ROUTES: ApiRoute[] = [
     operationId: 'listPlayers',
     summary: "A game's players with their addresses",
     access: 'console',
-    query: pageQuery.extend(uniqueIdQuery.shape),
+    query: pageQuery.extend(playersQuery.shape),
     responses: [{ status: 200, description: 'A page of players', schema: 'ConsolePlayerPage' }],
     errors: ['INVALID_QUERY', 'GAME_NOT_FOUND'],
   },

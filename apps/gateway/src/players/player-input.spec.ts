@@ -1,5 +1,5 @@
 import { AppError } from '@game-wallet/contracts';
-import { MAX_USER_DATA_DEPTH, nestsDeeperThan, parseCreatePlayer } from './player-input';
+import { MAX_USER_DATA_DEPTH, parseCreatePlayer } from './player-input';
 
 /** `levels` levels of nesting, userData itself included: {a: [{a: [...]}]}. */
 function nested(levels: number): Record<string, unknown> {
@@ -22,11 +22,17 @@ describe(parseCreatePlayer.name, () => {
   });
 });
 
-describe(nestsDeeperThan.name, () => {
-  it('counts objects and arrays, not scalars', () => {
-    expect(nestsDeeperThan({ a: 1, b: 'x', c: null }, 1)).toBe(false);
-    expect(nestsDeeperThan({ a: [] }, 1)).toBe(true);
-    expect(nestsDeeperThan([[[]]], 3)).toBe(false);
-    expect(nestsDeeperThan([[[]]], 2)).toBe(true);
+describe('userData text', () => {
+  it.each([
+    ['NUL in a value', { note: 'a\u0000b' }, 'userData.note: must not contain NUL (\\u0000)'],
+    ['NUL in a key', { ['a\u0000']: 1 }, 'userData: a key must not contain NUL (\\u0000)'],
+    ['a lone surrogate', { list: ['ok', '\udc00'] }, 'userData.list.1: must be well-formed Unicode (it holds a lone surrogate)'],
+    ['an array of 1,025 items', { list: new Array(1025).fill(0) }, 'userData.list: must have at most 1024 items'],
+  ])('refuses %s with VALIDATION_FAILED naming where it is (PostgreSQL jsonb cannot hold it)', (_, userData, message) => {
+    expect(() => parseCreatePlayer({ uniqueId: 'p', userData })).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED', message }) as AppError);
+  });
+
+  it('refuses control characters in an image URL', () => {
+    expect(() => parseCreatePlayer({ uniqueId: 'p', image: 'https://cdn.example/a\u0000.png' })).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED' }) as AppError);
   });
 });

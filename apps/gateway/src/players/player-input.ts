@@ -1,13 +1,15 @@
+import { FREE_FORM_JSON_LIMITS, freeFormJsonProblem } from '@game-wallet/contracts';
 import { z } from 'zod';
 import { CONTROL_CHARACTERS, parseBody } from '../validation';
 
 const MAX_USER_DATA_BYTES = 16 * 1024;
 /** userData itself is level 1; each object or array inside it one more. */
-export const MAX_USER_DATA_DEPTH = 32;
+export const MAX_USER_DATA_DEPTH = FREE_FORM_JSON_LIMITS.maxDepth;
 
 const httpUrl = z
   .string()
   .max(2048, 'must be at most 2048 characters')
+  .refine((value) => !CONTROL_CHARACTERS.test(value), 'must not contain control characters')
   .refine((value) => {
     try {
       const url = new URL(value);
@@ -16,24 +18,6 @@ const httpUrl = z
       return false;
     }
   }, 'must be an absolute http or https URL');
-
-/** Whether `value` nests objects and arrays deeper than `limit` levels (iterative: any depth is measured safely). */
-export function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const pending: [unknown, number][] = [[value, 1]];
-  while (pending.length > 0) {
-    const [current, depth] = pending.pop() as [unknown, number];
-    if (typeof current !== 'object' || current === null) {
-      continue;
-    }
-    if (depth > limit) {
-      return true;
-    }
-    for (const child of Array.isArray(current) ? current : Object.values(current)) {
-      pending.push([child, depth + 1]);
-    }
-  }
-  return false;
-}
 
 export const createPlayerBody = z
   .object({
@@ -44,19 +28,37 @@ export const createPlayerBody = z
     image: httpUrl.nullable().optional(),
     userData: z
       .record(z.string(), z.unknown(), { error: 'must be a JSON object' })
-      .refine((value) => !nestsDeeperThan(value, MAX_USER_DATA_DEPTH), {
-        message: `must not nest objects and arrays more than ${MAX_USER_DATA_DEPTH} levels deep`,
-        // Measuring the size would recurse as deep as the value does.
-        abort: true,
-      })
-      .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= MAX_USER_DATA_BYTES, 'must be at most 16 KiB as JSON')
+      .describe(
+        `at most 16 KiB as JSON, ${FREE_FORM_JSON_LIMITS.maxDepth} levels of objects and arrays, ${FREE_FORM_JSON_LIMITS.maxEntries} entries in one; ` +
+          'strings and keys well-formed Unicode without NUL',
+      )
       .optional(),
   })
-  .strict();
+  .strict()
+  .superRefine(({ userData }, context) => {
+    if (userData !== undefined) {
+      const problem = userDataProblem(userData);
+      if (problem !== undefined) {
+        context.addIssue({ code: 'custom', message: problem });
+      }
+    }
+  });
+
+/**
+ * userData is stored as jsonb: no NUL, and within the free-form bounds — checked before its size is measured, as
+ * measuring recurses as deep as the value does.
+ */
+function userDataProblem(userData: Record<string, unknown>): string | undefined {
+  const problem = freeFormJsonProblem(userData, 'userData', { ...FREE_FORM_JSON_LIMITS, refuseNul: true });
+  if (problem === undefined && Buffer.byteLength(JSON.stringify(userData)) > MAX_USER_DATA_BYTES) {
+    return 'userData: must be at most 16 KiB as JSON';
+  }
+  return problem;
+}
 
 /**
  * SPEC §4.4: uniqueId (1–128 characters, no control characters), image (http/https URL or null), userData (object
- * ≤ 16 KiB, at most 32 levels deep).
+ * ≤ 16 KiB, within the free-form JSON bounds, no NUL).
  */
 export function parseCreatePlayer(raw: unknown): { uniqueId: string; image: string | null; userData: Record<string, unknown> } {
   const body = parseBody(createPlayerBody, raw);

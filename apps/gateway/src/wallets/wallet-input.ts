@@ -1,4 +1,15 @@
-import { AppError, CHAIN_NAMES, ChainName, MAX_SIGN_MESSAGE_BYTES, MAX_SIGN_PAYLOAD_BYTES, TransactionRequest, TypedDataRequest } from '@game-wallet/contracts';
+import {
+  AppError,
+  CHAIN_NAMES,
+  ChainName,
+  FREE_FORM_JSON_LIMITS,
+  MAX_SIGN_MESSAGE_BYTES,
+  MAX_SIGN_PAYLOAD_BYTES,
+  TYPED_DATA_LIMITS,
+  TransactionRequest,
+  TypedDataRequest,
+  typedDataProblem,
+} from '@game-wallet/contracts';
 import { z } from 'zod';
 import { parseBody, parseQuery } from '../validation';
 
@@ -53,10 +64,22 @@ export function parseSignBody(raw: unknown): { chain: ChainName; message: Buffer
   return { chain, message: bytes };
 }
 
-/** A non-negative whole number: decimal or `0x` hex digits (a JSON number too, when it is a safe integer). */
-const quantity = z
-  .union([z.string().regex(/^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$/, 'must be a whole number, decimal or 0x hex'), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)])
-  .transform(String);
+const UINT64_MAX = 2n ** 64n - 1n;
+const UINT256_MAX = 2n ** 256n - 1n;
+
+/**
+ * A non-negative whole number: decimal or `0x` hex digits (a JSON number too, when it is a safe integer), from `min` to
+ * `max`: the range of the field in the transaction, so nothing out of range reaches the encoder.
+ */
+const quantity = (max: bigint, range: string, min = 0n) =>
+  z
+    .union([z.string().regex(/^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$/, 'must be a whole number, decimal or 0x hex'), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)])
+    .transform(String)
+    .refine((value) => BigInt(value) >= min && BigInt(value) <= max, `must be ${range}`);
+/** wei amounts and fees per gas: uint256 */
+const amount = quantity(UINT256_MAX, 'at most 2^256-1 (uint256)');
+/** gas: uint64 */
+const gas = quantity(UINT64_MAX, 'at most 2^64-1 (uint64)');
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
 const hexBytes = z
   .string()
@@ -66,15 +89,16 @@ const hexBytes = z
 export const evmTransaction = z
   .object({
     type: z.union([z.literal(0), z.literal(2)], { error: 'must be 0 (legacy) or 2 (EIP-1559)' }).optional(),
-    chainId: quantity,
-    nonce: quantity.optional(),
+    chainId: quantity(UINT64_MAX, 'a chain id from 1 to 2^64-1 (replay protection needs one)', 1n).describe('1 to 2^64-1'),
+    // EIP-2681 bounds a nonce by 2^64-1; the encoder keeps it as a JavaScript number, and no account comes near 2^53.
+    nonce: quantity(BigInt(Number.MAX_SAFE_INTEGER), 'at most 2^53-1').optional().describe('0 to 2^53-1'),
     to: address.nullable().optional().describe('absent or null: contract creation'),
-    value: quantity.optional().describe('wei'),
+    value: amount.optional().describe('wei, uint256'),
     data: hexBytes.optional(),
-    gasLimit: quantity.optional(),
-    gasPrice: quantity.optional().describe('legacy transactions'),
-    maxFeePerGas: quantity.optional(),
-    maxPriorityFeePerGas: quantity.optional(),
+    gasLimit: gas.optional().describe('uint64'),
+    gasPrice: amount.optional().describe('wei per gas, uint256; legacy transactions'),
+    maxFeePerGas: amount.optional().describe('wei per gas, uint256'),
+    maxPriorityFeePerGas: amount.optional().describe('wei per gas, uint256'),
     accessList: z
       .array(z.object({ address, storageKeys: z.array(z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 32-byte hex')) }).strict())
       .optional(),
@@ -103,16 +127,37 @@ export function parseSignTransactionBody(raw: unknown): TransactionRequest {
   return parseBody(signTransactionBody, raw);
 }
 
+/** Free-form JSON: its bounds are checked with the rest of the typed data, by {@link typedDataProblem}. */
+const freeFormObject = () =>
+  z
+    .record(z.string(), z.unknown(), { error: 'must be a JSON object' })
+    .describe(
+      `at most ${FREE_FORM_JSON_LIMITS.maxDepth} levels of objects and arrays, ${FREE_FORM_JSON_LIMITS.maxEntries} entries in one, ` +
+        `${FREE_FORM_JSON_LIMITS.maxValues} values in all; strings well-formed Unicode`,
+    );
+
 export const signTypedDataBody = z
   .object({
-    domain: z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }),
-    types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }).strict()), { error: 'must map type names to their fields' }),
-    primaryType: z.string().min(1),
-    message: z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }),
+    domain: freeFormObject(),
+    types: z
+      .record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }).strict()), { error: 'must map type names to their fields' })
+      .describe(
+        `at most ${TYPED_DATA_LIMITS.maxTypes} types of at most ${TYPED_DATA_LIMITS.maxFields} fields; names and types follow the EIP-712 grammar ` +
+          `(^[A-Za-z_$][A-Za-z0-9_$]*(\\[\\d*\\])*$, at most ${TYPED_DATA_LIMITS.maxNameLength} characters and ${TYPED_DATA_LIMITS.maxDimensions} array dimensions)`,
+      ),
+    primaryType: z.string().min(1).describe('one of the types (not EIP712Domain)'),
+    message: freeFormObject(),
   })
-  .strict();
+  .strict()
+  .superRefine((value, context) => {
+    // Names, counts and the primary type, before anything is hashed (the wallet checks it again).
+    const problem = typedDataProblem(value);
+    if (problem !== undefined) {
+      context.addIssue({ code: 'custom', message: problem });
+    }
+  });
 
-/** SPEC §11: EIP-712 typed data, as `eth_signTypedData_v4` takes it. */
+/** SPEC §11: EIP-712 typed data, as `eth_signTypedData_v4` takes it, within the bounds of {@link typedDataProblem}. */
 export function parseSignTypedDataBody(raw: unknown): TypedDataRequest {
   return parseBody(signTypedDataBody, raw);
 }

@@ -39,18 +39,21 @@ export function withSolanaSignature(bytes: Uint8Array, transaction: SolanaWireTr
   return signed;
 }
 
-/** The sender of Sui TransactionData (BCS), `0x` + 64 hex; 400 when the bytes are not TransactionData. */
-export function suiTransactionSender(bytes: Uint8Array): string {
+/** Sui TransactionData (BCS, version 1), read with @mysten/sui's schema; 400 when the bytes are not that. */
+export function suiTransactionData(bytes: Uint8Array): SuiTransactionData & { V1: NonNullable<SuiTransactionData['V1']> } {
+  let data: SuiTransactionData;
   try {
-    const data = bcs.TransactionData.parse(bytes);
-    if (!data.V1) {
-      throw new Error('unknown TransactionData version');
-    }
-    return data.V1.sender;
+    data = bcs.TransactionData.parse(bytes);
   } catch (error) {
-    throw new AppError('VALIDATION_FAILED', `transaction: not Sui TransactionData in BCS (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+    throw new AppError('VALIDATION_FAILED', `transaction: not Sui TransactionData in BCS (${error instanceof Error ? error.message.split('\n')[0].slice(0, 200) : 'unreadable'})`);
   }
+  if (!data.V1) {
+    throw new AppError('VALIDATION_FAILED', 'transaction: not Sui TransactionData in BCS (unknown TransactionData version)');
+  }
+  return data as SuiTransactionData & { V1: NonNullable<SuiTransactionData['V1']> };
 }
+
+type SuiTransactionData = ReturnType<typeof bcs.TransactionData.parse>;
 
 /** What a Sui transaction signature signs: BLAKE2b-256 of the intent ([0, 0, 0]: transaction data, v0, Sui) and the bytes. */
 export function suiTransactionDigest(bytes: Uint8Array): Uint8Array {

@@ -1,4 +1,4 @@
-import { AppError, EvmTransactionRequest, TypedDataRequest } from '@game-wallet/contracts';
+import { AppError, EIP712_DOMAIN_TYPE, EvmTransactionRequest, TypedDataRequest, parseTypedDataType } from '@game-wallet/contracts';
 import type { Transaction } from 'ethers';
 
 /**
@@ -10,7 +10,8 @@ const ethers = (): Promise<typeof import('ethers')> => import('ethers');
 
 function invalid(field: string, error: unknown): AppError {
   const reason = error instanceof Error ? (error as { shortMessage?: string }).shortMessage ?? error.message : String(error);
-  return new AppError('VALIDATION_FAILED', `${field}: ${reason.split(' (')[0]}`);
+  const short = reason.split(' (')[0];
+  return new AppError('VALIDATION_FAILED', `${field}: ${short.length > 300 ? `${short.slice(0, 300)}…` : short}`);
 }
 
 /** The unsigned transaction: legacy (type 0, EIP-155) when `gasPrice` is given or type 0 asked, else EIP-1559. */
@@ -60,26 +61,33 @@ export async function signedEvmTransaction(
 
 /**
  * The EIP-712 digest of typed data: the types reachable from `primaryType` (as `eth_signTypedData_v4` reads them;
- * `EIP712Domain` is derived from the domain), the domain separator and the message's struct hash.
+ * `EIP712Domain` is derived from the domain), the domain separator and the message's struct hash. The request has
+ * passed `typedDataProblem` (names in the EIP-712 grammar, at most 256 characters, bounded counts and depth), so what
+ * ethers is given costs no more than its size; types are looked up as the request's own keys only.
  */
 export async function typedDataDigest(request: TypedDataRequest): Promise<Uint8Array> {
   const { TypedDataEncoder, getBytes } = await ethers();
-  const { EIP712Domain: _domainType, ...types } = request.types;
-  if (types[request.primaryType] === undefined) {
-    throw new AppError('VALIDATION_FAILED', `typedData.primaryType: ${request.primaryType} is not among typedData.types`);
+  const types = new Map(Object.entries(request.types).filter(([name]) => name !== EIP712_DOMAIN_TYPE));
+  if (!types.has(request.primaryType)) {
+    throw new AppError('VALIDATION_FAILED', `primaryType: ${request.primaryType} is not among the types`);
   }
   const reachable = new Set<string>();
-  const visit = (name: string): void => {
-    if (reachable.has(name) || types[name] === undefined) {
-      return;
+  const pending = [request.primaryType];
+  while (pending.length > 0) {
+    const name = pending.pop() as string;
+    const fields = types.get(name);
+    if (reachable.has(name) || fields === undefined) {
+      continue;
     }
     reachable.add(name);
-    for (const field of types[name]) {
-      visit(field.type.replace(/(\[\d*\])+$/, ''));
+    for (const field of fields) {
+      const base = parseTypedDataType(field.type)?.base;
+      if (base !== undefined) {
+        pending.push(base);
+      }
     }
-  };
-  visit(request.primaryType);
-  const used = Object.fromEntries([...reachable].map((name) => [name, types[name]]));
+  }
+  const used = Object.fromEntries([...types].filter(([name]) => reachable.has(name)));
   try {
     return getBytes(TypedDataEncoder.hash(request.domain, used, request.message));
   } catch (error) {

@@ -1,8 +1,6 @@
 import { DEFAULT_SIGNING_POLICY, GamePrincipal, SigningPolicy } from '@game-wallet/contracts';
-import { Transaction as SuiTransaction } from '@mysten/sui/transactions';
 import { Transaction } from 'ethers';
-import { SolanaMessage } from '../keys/solana-transaction';
-import { checkEvmTransaction, checkOperation, checkSolanaTransaction, checkSuiTransaction, checkTypedData } from './signing-policy';
+import { checkEvmTransaction, checkOperation, checkTypedData } from './signing-policy';
 
 const policy = (change: Partial<SigningPolicy>): SigningPolicy => ({ ...structuredClone(DEFAULT_SIGNING_POLICY), ...change });
 const apiKey = { kind: 'apiKey', applicationId: 'g', keyId: 'k' } as unknown as GamePrincipal;
@@ -34,6 +32,37 @@ describe('signing policy checks', () => {
     expect(refused(() => checkEvmTransaction(DEFAULT_SIGNING_POLICY, tx({ chainId: 2, value: 10n ** 30n, to: null })))).toBeUndefined();
   });
 
+  it('evm: the fees gasLimit × the highest fee per gas may reach (evm.maxFeeWei), legacy and EIP-1559', () => {
+    const rules = policy({ evm: { ...DEFAULT_SIGNING_POLICY.evm, maxFeeWei: '21000000' } });
+    expect(refused(() => checkEvmTransaction(rules, Transaction.from({ type: 2, chainId: 1, gasLimit: 21000, maxFeePerGas: 1000, maxPriorityFeePerGas: 1 })))).toBeUndefined();
+    expect(refused(() => checkEvmTransaction(rules, Transaction.from({ type: 2, chainId: 1, gasLimit: 21000, maxFeePerGas: 1001, maxPriorityFeePerGas: 1 })))).toBe('POLICY_DENIED');
+    expect(refused(() => checkEvmTransaction(rules, Transaction.from({ type: 2, chainId: 1, gasLimit: 21001, maxFeePerGas: 1000, maxPriorityFeePerGas: 1 })))).toBe('POLICY_DENIED');
+    expect(refused(() => checkEvmTransaction(rules, Transaction.from({ type: 0, chainId: 1, gasLimit: 21000, gasPrice: 1000 })))).toBeUndefined();
+    expect(refused(() => checkEvmTransaction(rules, Transaction.from({ type: 0, chainId: 1, gasLimit: 21000, gasPrice: 1001 })))).toBe('POLICY_DENIED');
+    // An invalid transaction offering a priority fee above its max fee is held to the larger of the two.
+    expect(refused(() => checkEvmTransaction(rules, Transaction.from({ type: 2, chainId: 1, gasLimit: 21000, maxFeePerGas: 1, maxPriorityFeePerGas: 5000 })))).toBe('POLICY_DENIED');
+  });
+
+  it('evm typed data: the verifying contract must be listed when evm.contracts is set, and the primary type when typedDataPrimaryTypes is', () => {
+    const shop = '0x00000000000000000000000000000000000000aa';
+    const rules = policy({ evm: { ...DEFAULT_SIGNING_POLICY.evm, contracts: [shop], typedDataPrimaryTypes: ['Order'] } });
+    const typed = (domain: Record<string, unknown>, primaryType = 'Order') => ({ domain, types: {}, primaryType, message: {} });
+    expect(refused(() => checkTypedData(rules, typed({ verifyingContract: '0x00000000000000000000000000000000000000AA' })))).toBeUndefined();
+    expect(refused(() => checkTypedData(rules, typed({ verifyingContract: '0x00000000000000000000000000000000000000bb' })))).toBe('POLICY_DENIED');
+    expect(refused(() => checkTypedData(rules, typed({})))).toBe('POLICY_DENIED');
+    expect(refused(() => checkTypedData(rules, typed({ verifyingContract: ['0x00000000000000000000000000000000000000aa'] })))).toBe('POLICY_DENIED');
+    expect(refused(() => checkTypedData(rules, typed({ verifyingContract: shop }, 'Permit')))).toBe('POLICY_DENIED');
+    expect(refused(() => checkTypedData(DEFAULT_SIGNING_POLICY, typed({}, 'Permit')))).toBeUndefined();
+  });
+
+  it('evm typed data: a domain chainId that is not a whole number is 400, not a failure', () => {
+    const typed = (chainId: unknown) => ({ domain: { chainId }, types: {}, primaryType: 'A', message: {} });
+    for (const chainId of ['abc', 1.5, -1, '9'.repeat(79), { x: 1 }, true]) {
+      expect(refused(() => checkTypedData(DEFAULT_SIGNING_POLICY, typed(chainId)))).toBe('VALIDATION_FAILED');
+    }
+    expect(refused(() => checkTypedData(DEFAULT_SIGNING_POLICY, typed('0x2105')))).toBeUndefined();
+  });
+
   it('evm typed data: the domain chain id when chain ids are limited', () => {
     const rules = policy({ evm: { ...DEFAULT_SIGNING_POLICY.evm, chainIds: ['8453'], maxValueWei: null, contracts: null } });
     const typed = (domain: Record<string, unknown>) => ({ domain, types: {}, primaryType: 'A', message: {} });
@@ -41,42 +70,5 @@ describe('signing policy checks', () => {
     expect(refused(() => checkTypedData(rules, typed({ chainId: '0x1' })))).toBe('POLICY_DENIED');
     expect(refused(() => checkTypedData(rules, typed({})))).toBe('POLICY_DENIED');
     expect(refused(() => checkTypedData(DEFAULT_SIGNING_POLICY, typed({})))).toBeUndefined();
-  });
-
-  it('sol: programs of every instruction, and the sum of System transfers', () => {
-    const system = new Uint8Array(32);
-    const other = new Uint8Array(32).fill(5);
-    const transfer = (lamports: bigint) => {
-      const data = new Uint8Array(12);
-      new DataView(data.buffer).setUint32(0, 2, true);
-      new DataView(data.buffer).setBigUint64(4, lamports, true);
-      return data;
-    };
-    const message = (instructions: SolanaMessage['instructions']): SolanaMessage => ({ versioned: false, requiredSignatures: 1, accountKeys: [new Uint8Array(32).fill(1), system, other], instructions });
-    const rules = policy({ sol: { ...DEFAULT_SIGNING_POLICY.sol, programs: ['11111111111111111111111111111111'], maxLamports: '100' } });
-    expect(refused(() => checkSolanaTransaction(rules, message([{ programIdIndex: 1, data: transfer(60n) }, { programIdIndex: 1, data: transfer(40n) }])))).toBeUndefined();
-    expect(refused(() => checkSolanaTransaction(rules, message([{ programIdIndex: 1, data: transfer(60n) }, { programIdIndex: 1, data: transfer(41n) }])))).toBe('POLICY_DENIED');
-    expect(refused(() => checkSolanaTransaction(rules, message([{ programIdIndex: 2, data: new Uint8Array() }])))).toBe('POLICY_DENIED');
-  });
-
-  it('sui: Move packages and coin transfers', async () => {
-    const build = async (commands: (tx: SuiTransaction) => void) => {
-      const tx = new SuiTransaction();
-      tx.setSender(`0x${'11'.repeat(32)}`);
-      tx.setGasPrice(1);
-      tx.setGasBudget(1000);
-      tx.setGasPayment([{ objectId: `0x${'22'.repeat(32)}`, version: '1', digest: '11111111111111111111111111111111' }]);
-      commands(tx);
-      return tx.build();
-    };
-    const rules = policy({ sui: { ...DEFAULT_SIGNING_POLICY.sui, packages: ['0x2'], allowTransfers: false } });
-    const call = (target: string) => (tx: SuiTransaction) => void tx.moveCall({ target, arguments: [tx.object.clock()] });
-    const allowed = await build(call('0x2::clock::timestamp_ms'));
-    const otherPackage = await build(call('0x3::clock::timestamp_ms'));
-    const split = await build((tx) => void tx.splitCoins(tx.gas, [1]));
-    expect(refused(() => checkSuiTransaction(rules, allowed))).toBeUndefined();
-    expect(refused(() => checkSuiTransaction(rules, otherPackage))).toBe('POLICY_DENIED');
-    expect(refused(() => checkSuiTransaction(rules, split))).toBe('POLICY_DENIED');
-    expect(refused(() => checkSuiTransaction(DEFAULT_SIGNING_POLICY, split))).toBeUndefined();
   });
 });

@@ -1,21 +1,19 @@
 import { AppError, GamePrincipal, SigningOperation, SigningPolicy, TypedDataRequest } from '@game-wallet/contracts';
-import { bcs } from '@mysten/sui/bcs';
-import { base58 } from '@scure/base';
 import type { Transaction } from 'ethers';
-import { SolanaMessage } from '../keys/solana-transaction';
 
 /**
- * The checks of a game's signing policy (SPEC §11), each a pure function of the policy and what is to be signed. A
- * refusal is 403 `POLICY_DENIED` with a message naming the rule.
+ * The checks of a game's signing policy (SPEC §11) that apply to every chain, and EVM's; each a pure function of the
+ * policy and what is to be signed. A refusal is 403 `POLICY_DENIED` with a message naming the rule. Solana's and
+ * Sui's rules are in `solana-policy.ts` and `sui-policy.ts`.
  */
 
 const OPERATION_NAMES: Record<SigningOperation, string> = { message: 'messages', transaction: 'transactions', 'typed-data': 'typed data' };
 
-function denied(rule: string): AppError {
+export function denied(rule: string): AppError {
   return new AppError('POLICY_DENIED', `The game's signing policy refuses this: ${rule}`);
 }
 
-/** Which operations the caller's kind of credential may ask for. */
+/** Which operations the caller's kind of credential may ask for: checked before anything to be signed is read. */
 export function checkOperation(policy: SigningPolicy, caller: GamePrincipal, operation: SigningOperation): void {
   const kind = caller.kind === 'profile' ? 'profile' : 'apiKey';
   if (!policy.operations[kind].includes(operation)) {
@@ -29,71 +27,67 @@ function checkChainId(policy: SigningPolicy, chainId: bigint): void {
   }
 }
 
-/** evm: the chain id, the value moved, and the address called or paid. */
+function checkContract(policy: SigningPolicy, address: string, what: string): void {
+  if (policy.evm.contracts !== null && !policy.evm.contracts.some((allowed) => allowed.toLowerCase() === address.toLowerCase())) {
+    throw denied(`${what} ${address} is not among the allowed addresses (evm.contracts)`);
+  }
+}
+
+/** evm: the chain id, the value moved, what the fees may burn, and the address called or paid. */
 export function checkEvmTransaction(policy: SigningPolicy, transaction: Transaction): void {
   checkChainId(policy, transaction.chainId);
   if (policy.evm.maxValueWei !== null && transaction.value > BigInt(policy.evm.maxValueWei)) {
     throw denied(`the value ${transaction.value} wei is over the limit of ${policy.evm.maxValueWei} (evm.maxValueWei)`);
   }
+  if (policy.evm.maxFeeWei !== null) {
+    const fee = transaction.gasLimit * highestFeePerGas(transaction);
+    if (fee > BigInt(policy.evm.maxFeeWei)) {
+      throw denied(`the fees may reach ${fee} wei (gasLimit × fee per gas), over the limit of ${policy.evm.maxFeeWei} (evm.maxFeeWei)`);
+    }
+  }
   if (policy.evm.contracts !== null) {
-    const to = transaction.to?.toLowerCase();
-    if (to === undefined) {
+    if (transaction.to === null) {
       throw denied('contract creation is not allowed when evm.contracts lists the allowed addresses');
     }
-    if (!policy.evm.contracts.some((allowed) => allowed.toLowerCase() === to)) {
-      throw denied(`${transaction.to} is not among the allowed addresses (evm.contracts)`);
-    }
+    checkContract(policy, transaction.to, 'the address');
   }
 }
 
-/** evm typed data: the chain its domain names, when it names one. */
+/** The most a unit of gas may cost: `gasPrice` (legacy), or the larger of EIP-1559's two fees per gas. */
+function highestFeePerGas(transaction: Transaction): bigint {
+  const fees = [transaction.gasPrice, transaction.maxFeePerGas, transaction.maxPriorityFeePerGas].filter((fee): fee is bigint => fee !== null);
+  return fees.reduce((highest, fee) => (fee > highest ? fee : highest), 0n);
+}
+
+/**
+ * evm typed data, read from the request as sent, before anything is hashed: the chain its domain names, the contract
+ * it is for (`domain.verifyingContract` must be listed when `evm.contracts` is set), and its primary type.
+ */
 export function checkTypedData(policy: SigningPolicy, typedData: TypedDataRequest): void {
-  const chainId = typedData.domain.chainId;
+  const { chainId, verifyingContract } = typedData.domain;
   if (chainId !== undefined && chainId !== null) {
-    checkChainId(policy, BigInt(chainId as string | number));
+    checkChainId(policy, domainChainId(chainId));
   } else if (policy.evm.chainIds !== null) {
     throw denied('typed data without a domain chainId is not allowed when evm.chainIds is set');
   }
-}
-
-/** The System Program, whose instruction 2 is a transfer: u32 2, then u64 lamports, little-endian. */
-const SYSTEM_PROGRAM = base58.encode(new Uint8Array(32));
-const SYSTEM_TRANSFER = 2;
-
-/** sol: every instruction's program, and the lamports the System transfers move. */
-export function checkSolanaTransaction(policy: SigningPolicy, message: SolanaMessage): void {
-  let lamports = 0n;
-  for (const instruction of message.instructions) {
-    const key = message.accountKeys[instruction.programIdIndex];
-    const program = key === undefined ? 'an unknown program' : base58.encode(key);
-    if (policy.sol.programs !== null && !policy.sol.programs.includes(program)) {
-      throw denied(`program ${program} is not among the allowed programs (sol.programs)`);
+  if (policy.evm.contracts !== null) {
+    if (typeof verifyingContract !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(verifyingContract)) {
+      throw denied('typed data without a domain verifyingContract address is not allowed when evm.contracts is set');
     }
-    const data = instruction.data;
-    if (program === SYSTEM_PROGRAM && data.length >= 12 && new DataView(data.buffer, data.byteOffset, data.byteLength).getUint32(0, true) === SYSTEM_TRANSFER) {
-      lamports += new DataView(data.buffer, data.byteOffset, data.byteLength).getBigUint64(4, true);
-    }
+    checkContract(policy, verifyingContract, 'the verifying contract');
   }
-  if (policy.sol.maxLamports !== null && lamports > BigInt(policy.sol.maxLamports)) {
-    throw denied(`the transfers move ${lamports} lamports, over the limit of ${policy.sol.maxLamports} (sol.maxLamports)`);
+  if (policy.evm.typedDataPrimaryTypes !== null && !policy.evm.typedDataPrimaryTypes.includes(typedData.primaryType)) {
+    throw denied(`the primary type ${typedData.primaryType} is not among the allowed ones (evm.typedDataPrimaryTypes)`);
   }
 }
 
-const normalSuiId = (id: string): string => `0x${id.replace(/^0x/, '').toLowerCase().padStart(64, '0')}`;
-
-/** sui: the packages its MoveCalls call, and whether it may transfer or split coins. */
-export function checkSuiTransaction(policy: SigningPolicy, bytes: Uint8Array): void {
-  const data = bcs.TransactionData.parse(bytes);
-  const commands = data.V1?.kind.ProgrammableTransaction?.commands ?? [];
-  for (const command of commands) {
-    if (command.MoveCall && policy.sui.packages !== null) {
-      const target = normalSuiId(command.MoveCall.package);
-      if (!policy.sui.packages.some((allowed) => normalSuiId(allowed) === target)) {
-        throw denied(`Move package ${command.MoveCall.package} is not among the allowed packages (sui.packages)`);
-      }
-    }
-    if ((command.TransferObjects || command.SplitCoins) && !policy.sui.allowTransfers) {
-      throw denied('TransferObjects and SplitCoins are not allowed (sui.allowTransfers)');
-    }
+/** A domain's `chainId` (uint256: a safe integer, decimal digits or 0x hex); anything else is 400. */
+function domainChainId(value: unknown): bigint {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
+    return BigInt(value);
   }
+  if (typeof value === 'string' && /^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$/.test(value) && BigInt(value) < 2n ** 256n) {
+    return BigInt(value);
+  }
+  throw new AppError('VALIDATION_FAILED', 'domain.chainId: must be a whole number (uint256), decimal or 0x hex');
 }

@@ -11,6 +11,7 @@ import {
   TransactionRequest,
   TypedDataRequest,
   actorOf,
+  typedDataProblem,
 } from '@game-wallet/contracts';
 import { newId } from '@game-wallet/database';
 import { ed25519 } from '@noble/curves/ed25519';
@@ -22,14 +23,16 @@ import { KeyGenerator } from '../keys/key-generator';
 import { MasterKeyring } from '../keys/master-keyring';
 import { MASTER_KEYS } from '../keys/master-keys';
 import { evmSignatureHex, signEvmDigest, signWith, suiSignatureOf } from '../keys/signing';
-import { solanaSignerSlot, solanaTransactionToSign, suiTransactionDigest, suiTransactionSender, withSolanaSignature } from '../keys/chain-transactions';
+import { solanaSignerSlot, solanaTransactionToSign, suiTransactionData, suiTransactionDigest, withSolanaSignature } from '../keys/chain-transactions';
 import { evmTransactionToSign, signedEvmTransaction, typedDataDigest } from '../keys/evm-payloads';
 import { isSolanaTransaction } from '../keys/solana-transaction';
 import { WalletCache } from '../wallets/wallet-cache';
 import { WalletsService, addressesOf } from '../wallets/wallets.service';
 import { WalletEntity } from '../wallets/entities/wallet.entity';
 import { SignaturesRepository } from './signatures.repository';
-import { checkEvmTransaction, checkOperation, checkSolanaTransaction, checkSuiTransaction, checkTypedData } from './signing-policy';
+import { checkEvmTransaction, checkOperation, checkTypedData } from './signing-policy';
+import { checkSolanaTransaction } from './solana-policy';
+import { checkSuiTransaction } from './sui-policy';
 import { SigningPoliciesService } from '../policies/signing-policies.service';
 
 /**
@@ -56,31 +59,35 @@ export class SigningService {
     if (chain === 'sol' && isSolanaTransaction(message)) {
       throw new AppError('MESSAGE_IS_TRANSACTION', 'These bytes are a Solana transaction: message signing does not sign transactions');
     }
-    const wallet = await this.wallets.getWithSecret(walletId, caller);
-    await this.authorize(wallet, caller, chain, 'message', message);
+    const { wallet } = await this.walletAndPolicy(walletId, caller, chain, 'message', message);
     const signature = await this.withChainKey(wallet, chain, (key) => signWith(chain, key, message));
     await this.record(wallet, caller, chain, 'message', message, 'allowed');
     return { chain, address: addressesOf(wallet)[chain], signature };
   }
 
-  /** A transaction on any chain (SPEC §11): checked, signed by the wallet, returned as the chain broadcasts it. */
-  signTransaction(walletId: string, request: TransactionRequest, caller: GamePrincipal): Promise<SignedTransactionView> {
+  /**
+   * A transaction on any chain (SPEC §11): the caller's right to sign transactions is checked before the payload is
+   * read at all, then the payload is decoded, checked against the chain's rules, signed by the wallet and returned as
+   * the chain broadcasts it.
+   */
+  async signTransaction(walletId: string, request: TransactionRequest, caller: GamePrincipal): Promise<SignedTransactionView> {
+    const received = request.chain === 'evm' ? Buffer.from(JSON.stringify(request.transaction)) : Buffer.from(request.transaction, 'base64');
+    const { wallet, policy } = await this.walletAndPolicy(walletId, caller, request.chain, 'transaction', received);
     switch (request.chain) {
       case 'evm':
-        return this.signEvmTransaction(walletId, request.transaction, caller);
+        return this.signEvmTransaction(wallet, policy, request.transaction, caller);
       case 'sol':
-        return this.signSolanaTransaction(walletId, Buffer.from(request.transaction, 'base64'), caller);
+        return this.signSolanaTransaction(wallet, policy, received, caller);
       case 'sui':
-        return this.signSuiTransaction(walletId, Buffer.from(request.transaction, 'base64'), caller);
+        return this.signSuiTransaction(wallet, policy, received, caller);
     }
   }
 
   /** An EVM transaction (EIP-1559 or legacy): the raw signed bytes to broadcast and their hash. */
-  private async signEvmTransaction(walletId: string, request: EvmTransactionRequest, caller: GamePrincipal): Promise<SignedTransactionView> {
+  private async signEvmTransaction(wallet: WalletEntity, policy: SigningPolicy, request: EvmTransactionRequest, caller: GamePrincipal): Promise<SignedTransactionView> {
     const transaction = await evmTransactionToSign(request);
-    const wallet = await this.wallets.getWithSecret(walletId, caller);
     const unsigned = bytesOfHex(transaction.unsignedSerialized);
-    await this.authorize(wallet, caller, 'evm', 'transaction', unsigned, (policy) => checkEvmTransaction(policy, transaction));
+    await this.authorize(wallet, caller, 'evm', 'transaction', unsigned, () => checkEvmTransaction(policy, transaction));
     const digest = bytesOfHex(transaction.unsignedHash);
     const signature = await this.withChainKey(wallet, 'evm', (key) => signEvmDigest(key, digest));
     const { raw, hash } = await signedEvmTransaction(transaction, signature);
@@ -89,13 +96,12 @@ export class SigningService {
   }
 
   /** A Solana transaction (legacy or v0): the wallet's signature in its slot; 400 `NOT_A_SIGNER` when it has none. */
-  private async signSolanaTransaction(walletId: string, bytes: Buffer, caller: GamePrincipal): Promise<SignedTransactionView> {
+  private async signSolanaTransaction(wallet: WalletEntity, policy: SigningPolicy, bytes: Buffer, caller: GamePrincipal): Promise<SignedTransactionView> {
     const transaction = solanaTransactionToSign(bytes);
-    const wallet = await this.wallets.getWithSecret(walletId, caller);
     const address = addressesOf(wallet).sol;
     const slot = solanaSignerSlot(transaction, base58.decode(address));
     const message = bytes.subarray(transaction.messageOffset);
-    await this.authorize(wallet, caller, 'sol', 'transaction', message, (policy) => checkSolanaTransaction(policy, transaction.message));
+    await this.authorize(wallet, caller, 'sol', 'transaction', message, () => checkSolanaTransaction(policy, transaction.message));
     const signature = await this.withChainKey(wallet, 'sol', (key) => ed25519.sign(message, key));
     const signed = withSolanaSignature(bytes, transaction, slot, signature);
     await this.record(wallet, caller, 'sol', 'transaction', message, 'allowed');
@@ -103,33 +109,60 @@ export class SigningService {
   }
 
   /** Sui TransactionData: a signature over its intent; 400 `SENDER_MISMATCH` when another address sends it. */
-  private async signSuiTransaction(walletId: string, bytes: Buffer, caller: GamePrincipal): Promise<SignedTransactionView> {
-    const sender = suiTransactionSender(bytes);
-    const wallet = await this.wallets.getWithSecret(walletId, caller);
+  private async signSuiTransaction(wallet: WalletEntity, policy: SigningPolicy, bytes: Buffer, caller: GamePrincipal): Promise<SignedTransactionView> {
+    const data = suiTransactionData(bytes);
     const address = addressesOf(wallet).sui;
-    if (sender.toLowerCase() !== address.toLowerCase()) {
-      throw new AppError('SENDER_MISMATCH', `The transaction's sender ${sender} is not this wallet's Sui address`);
+    if (data.V1.sender.toLowerCase() !== address.toLowerCase()) {
+      throw new AppError('SENDER_MISMATCH', `The transaction's sender ${data.V1.sender} is not this wallet's Sui address`);
     }
-    await this.authorize(wallet, caller, 'sui', 'transaction', bytes, (policy) => checkSuiTransaction(policy, bytes));
+    await this.authorize(wallet, caller, 'sui', 'transaction', bytes, () => checkSuiTransaction(policy, data));
     const digest = suiTransactionDigest(bytes);
     const signature = await this.withChainKey(wallet, 'sui', (key) => suiSignatureOf(key, digest));
     await this.record(wallet, caller, 'sui', 'transaction', bytes, 'allowed');
     return { chain: 'sui', address, signature };
   }
 
-  /** EIP-712 typed data (`eth_signTypedData_v4`): `0x` r ‖ s ‖ v. */
+  /**
+   * EIP-712 typed data (`eth_signTypedData_v4`): `0x` r ‖ s ‖ v. Its shape is checked first (the gateway's bounds,
+   * again: linear in its size), then the operation and the rules that read the request as sent, and only then is it
+   * hashed.
+   */
   async signTypedData(walletId: string, typedData: TypedDataRequest, caller: GamePrincipal): Promise<SignatureView> {
+    const problem = typedDataProblem(typedData);
+    if (problem !== undefined) {
+      throw new AppError('VALIDATION_FAILED', problem);
+    }
+    // Until it is hashed, a refusal is recorded under the SHA-256 of the request as received.
+    const received = Buffer.from(JSON.stringify(typedData));
+    const { wallet, policy } = await this.walletAndPolicy(walletId, caller, 'evm', 'typed-data', received);
+    await this.authorize(wallet, caller, 'evm', 'typed-data', received, () => checkTypedData(policy, typedData));
     const digest = await typedDataDigest(typedData);
-    const wallet = await this.wallets.getWithSecret(walletId, caller);
-    await this.authorize(wallet, caller, 'evm', 'typed-data', digest, (policy) => checkTypedData(policy, typedData));
     const signature = await this.withChainKey(wallet, 'evm', (key) => evmSignatureHex(signEvmDigest(key, digest)));
     await this.record(wallet, caller, 'evm', 'typed-data', digest, 'allowed');
     return { chain: 'evm', address: addressesOf(wallet).evm, signature };
   }
 
   /**
-   * The game's signing policy (SPEC §11): the caller's kind of credential may ask for this operation, and what is to
-   * be signed passes the chain's rules. A refusal is recorded in the audit trail too, then answered 403 `POLICY_DENIED`.
+   * The wallet (404, then 403 for another owner) and its game's signing policy, and whether the caller's kind of
+   * credential may ask for `operation` at all: checked before the payload is decoded or hashed, so a caller the
+   * policy refuses costs no parsing. A refusal is audited like the others.
+   */
+  private async walletAndPolicy(
+    walletId: string,
+    caller: GamePrincipal,
+    chain: ChainName,
+    operation: SigningOperation,
+    received: Uint8Array,
+  ): Promise<{ wallet: WalletEntity; policy: SigningPolicy }> {
+    const wallet = await this.wallets.getWithSecret(walletId, caller);
+    const policy = await this.policies.forGame(wallet.applicationId);
+    await this.authorize(wallet, caller, chain, operation, received, () => checkOperation(policy, caller, operation));
+    return { wallet, policy };
+  }
+
+  /**
+   * Runs a check of the game's signing policy (SPEC §11). A refusal is recorded in the audit trail, with the SHA-256
+   * of what was to be signed, then answered 403 `POLICY_DENIED`.
    */
   private async authorize(
     wallet: WalletEntity,
@@ -137,12 +170,10 @@ export class SigningService {
     chain: ChainName,
     operation: SigningOperation,
     signed: Uint8Array,
-    check?: (policy: SigningPolicy) => void,
+    check: () => void,
   ): Promise<void> {
-    const policy = await this.policies.forGame(wallet.applicationId);
     try {
-      checkOperation(policy, caller, operation);
-      check?.(policy);
+      check();
     } catch (error) {
       if (error instanceof AppError && error.code === 'POLICY_DENIED') {
         await this.record(wallet, caller, chain, operation, signed, 'denied');

@@ -1,0 +1,252 @@
+import { DEFAULT_SIGNING_POLICY, PATTERNS, PlayerView, SigningPolicy, TypedDataRequest } from '@game-wallet/contracts';
+import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, http, profileJwt } from '@game-wallet/testing';
+import { RedisStreamsClient } from '@game-wallet/transport';
+import { Transaction as SuiTransaction } from '@mysten/sui/transactions';
+import { ComputeBudgetProgram, Keypair, PublicKey, SystemProgram, Transaction, TransactionInstruction } from '@solana/web3.js';
+import { base58 } from '@scure/base';
+
+/**
+ * The signing policy's rules that cannot be walked around (SPEC §11), through the API with transactions built by the
+ * chains' own libraries: the caller's operation is checked before the payload is read, every System instruction and
+ * framework transfer is accounted for, fees are capped, and typed data is bound to its contract.
+ */
+describe('signing rules that cannot be walked around', () => {
+  let platform: TestPlatform;
+  let operator: string;
+  let game: GameFixture;
+  let player: PlayerView;
+  let jwt: string;
+  let addresses: { evm: string; sol: string; sui: string };
+  let client: RedisStreamsClient;
+  const blockhash = base58.encode(new Uint8Array(32).fill(9));
+  const shop = '0x1111111111111111111111111111111111111111';
+  const token = '0x2222222222222222222222222222222222222222';
+
+  beforeAll(async () => {
+    // Many signatures by one wallet in quick succession: the per-wallet signing limit has its own suite (rate-limit).
+    platform = await TestPlatform.start('rules', { env: { RATE_LIMIT_SIGN_PER_WALLET_RPS: '1000' } });
+    operator = await consoleToken(platform);
+    game = await createGame(platform, operator, 'Rules game');
+    player = await createPlayer(platform, game.key, 'rules-player');
+    jwt = await profileJwt(platform, player.profileId, game.key);
+    addresses = (await http<{ addresses: typeof addresses }>('GET', `${platform.baseUrl}/v1/wallet/${player.walletId}`, { apiKey: game.key })).body.addresses;
+    client = await platform.transportClient();
+  });
+
+  afterAll(async () => {
+    await client.close();
+    await platform.stop();
+  });
+
+  afterEach(async () => {
+    await setPolicy(() => DEFAULT_SIGNING_POLICY);
+  });
+
+  const setPolicy = async (change: (policy: SigningPolicy) => SigningPolicy): Promise<void> => {
+    const response = await http('PUT', `${platform.baseUrl}/v1/console/games/${game.gameId}/signing-policy`, { bearer: operator, body: change(structuredClone(DEFAULT_SIGNING_POLICY)) });
+    expect(response.status).toBe(200);
+  };
+  const post = (route: string, body: unknown, credential: { apiKey?: string; bearer?: string } = { apiKey: game.key }) =>
+    http<{ code?: string; message?: string }>('POST', `${platform.baseUrl}/v1/wallet/${player.walletId}/${route}`, { ...credential, body });
+  const outcome = (response: { status: number; body: { code?: string; message?: string } }): string =>
+    response.status === 200 ? 'allowed' : `${response.status} ${response.body.code}: ${String(response.body.message).replace("The game's signing policy refuses this: ", '')}`;
+  const sol = (...instructions: TransactionInstruction[]) =>
+    post('sign-transaction', {
+      chain: 'sol',
+      transaction: new Transaction({ feePayer: new PublicKey(addresses.sol), recentBlockhash: blockhash }).add(...instructions).serialize({ requireAllSignatures: false }).toString('base64'),
+    });
+  const sui = async (build: (transaction: SuiTransaction) => void, budget = 10_000_000) => {
+    const transaction = new SuiTransaction();
+    transaction.setSender(addresses.sui);
+    transaction.setGasPrice(1000);
+    transaction.setGasBudget(budget);
+    transaction.setGasPayment([{ objectId: `0x${'22'.repeat(32)}`, version: '1', digest: '11111111111111111111111111111111' }]);
+    build(transaction);
+    return post('sign-transaction', { chain: 'sui', transaction: Buffer.from(await transaction.build()).toString('base64') });
+  };
+  const evm = (transaction: Record<string, unknown>) =>
+    post('sign-transaction', { chain: 'evm', transaction: { chainId: 8453, to: shop, gasLimit: 21000, maxFeePerGas: '1000', maxPriorityFeePerGas: '1', ...transaction } });
+
+  describe('the caller is checked before the payload is read', () => {
+    const quadratic: TypedDataRequest = {
+      domain: { chainId: 1 },
+      types: { A: [{ name: 'a', type: `${'[]'.repeat(32_650)}x` }] },
+      primaryType: 'A',
+      message: { a: [] },
+    };
+
+    it('answers the "[]" × 32,650 + "x" field type sent straight to the wallet with 400 within 1 s, while a wallet read on the same replica answers within 250 ms', async () => {
+      const principal = { kind: 'apiKey' as const, applicationId: game.gameId, keyId: game.keyId };
+      const timed = async <T>(call: () => Promise<T>): Promise<{ ms: number; outcome: string }> => {
+        const started = performance.now();
+        const outcome = await call().then(
+          () => 'ok',
+          (error: { code?: string }) => String(error.code),
+        );
+        return { ms: performance.now() - started, outcome };
+      };
+      const typed = timed(() => client.call(PATTERNS.wallet.signTypedData, { payload: { walletId: player.walletId, typedData: quadratic }, principal }, { timeoutMs: 20_000 }));
+      // The read goes out in the next turn, so it reaches the wallet right behind the typed data.
+      await new Promise((resolve) => setImmediate(resolve));
+      const read = timed(() => client.call(PATTERNS.wallet.getWallet, { payload: { walletId: player.walletId }, principal }, { timeoutMs: 20_000 }));
+      const [typedAnswer, readAnswer] = await Promise.all([typed, read]);
+      expect(typedAnswer.outcome).toBe('VALIDATION_FAILED');
+      expect(typedAnswer.ms).toBeLessThan(1000);
+      expect(readAnswer.outcome).toBe('ok');
+      expect(readAnswer.ms).toBeLessThan(250);
+    });
+
+    it('refuses typed data from a caller whose policy refuses typed data with 403 before hashing it (a message ethers cannot hash)', async () => {
+      const unhashable = { domain: { chainId: 1 }, types: { A: [{ name: 'a', type: 'Missing' }] }, primaryType: 'A', message: { a: 1 } };
+      expect(outcome(await post('sign-typed-data', unhashable, { bearer: jwt }))).toBe('403 POLICY_DENIED: a profile JWT may not sign typed data');
+      expect(outcome(await post('sign-typed-data', unhashable))).toMatch(/^400 VALIDATION_FAILED: typedData: /);
+    });
+
+    it('refuses a transaction from a caller whose policy refuses transactions with 403 before decoding it', async () => {
+      const garbage = { chain: 'sui', transaction: Buffer.from('not a transaction').toString('base64') };
+      expect(outcome(await post('sign-transaction', garbage, { bearer: jwt }))).toBe('403 POLICY_DENIED: a profile JWT may not sign transactions');
+      expect(outcome(await post('sign-transaction', garbage))).toMatch(/^400 VALIDATION_FAILED: transaction: not Sui TransactionData/);
+    });
+
+    it.each(['toString', 'constructor', 'hasOwnProperty'])('answers a primary type of %s sent straight to the wallet with 400, not 500 (the wallet does not trust the gateway)', async (primaryType) => {
+      const principal = { kind: 'apiKey' as const, applicationId: game.gameId, keyId: game.keyId };
+      const typedData = { domain: { chainId: 1 }, types: { A: [{ name: 'a', type: 'string' }] }, primaryType, message: { a: 'x' } };
+      await expect(client.call(PATTERNS.wallet.signTypedData, { payload: { walletId: player.walletId, typedData }, principal })).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: `primaryType: ${primaryType} is not among the types`,
+      });
+    });
+  });
+
+  describe('sol: every System instruction is accounted for', () => {
+    const wallet = () => new PublicKey(addresses.sol);
+    const other = Keypair.generate().publicKey;
+
+    beforeEach(async () => {
+      await setPolicy((policy) => ({ ...policy, sol: { ...policy.sol, programs: [SystemProgram.programId.toBase58()], maxLamports: '1000' } }));
+    });
+
+    it.each([
+      ['Assign (hands the account to another program)', () => SystemProgram.assign({ accountPubkey: wallet(), programId: other }), 'System instruction 1 (Assign) is not allowed'],
+      ['the nonce account Withdraw', () => SystemProgram.nonceWithdraw({ noncePubkey: other, authorizedPubkey: wallet(), toPubkey: other, lamports: 1 }), 'System instruction 5 (WithdrawNonceAccount) is not allowed'],
+      ['the nonce account Authorize', () => SystemProgram.nonceAuthorize({ noncePubkey: other, authorizedPubkey: wallet(), newAuthorizedPubkey: other }), 'System instruction 7 (AuthorizeNonceAccount) is not allowed'],
+    ])('refuses %s under programs [System] and maxLamports 1000', async (_, instruction, message) => {
+      expect(outcome(await sol(instruction()))).toMatch(new RegExp(`^403 POLICY_DENIED: ${message.replace(/[()]/g, '\\$&')}`));
+    });
+
+    it('counts the lamports of CreateAccount, CreateAccountWithSeed and TransferWithSeed with Transfer', async () => {
+      const create = (lamports: number) => SystemProgram.createAccount({ fromPubkey: wallet(), newAccountPubkey: other, lamports, space: 0, programId: SystemProgram.programId });
+      const withSeed = (lamports: number) => SystemProgram.createAccountWithSeed({ fromPubkey: wallet(), newAccountPubkey: other, basePubkey: wallet(), seed: 'game', lamports, space: 0, programId: SystemProgram.programId });
+      const transferWithSeed = (lamports: number) => SystemProgram.transfer({ fromPubkey: other, basePubkey: wallet(), toPubkey: other, lamports, seed: 'game', programId: SystemProgram.programId });
+      const transfer = (lamports: number) => SystemProgram.transfer({ fromPubkey: wallet(), toPubkey: other, lamports });
+      expect(outcome(await sol(create(400), withSeed(300), transferWithSeed(200), transfer(100)))).toBe('allowed');
+      expect(outcome(await sol(create(1_000_000_000)))).toBe('403 POLICY_DENIED: the System instructions move 1000000000 lamports, over the limit of 1000 (sol.maxLamports)');
+      expect(outcome(await sol(withSeed(1001)))).toMatch(/^403 POLICY_DENIED: the System instructions move 1001 lamports/);
+      expect(outcome(await sol(transferWithSeed(1001)))).toMatch(/^403 POLICY_DENIED: the System instructions move 1001 lamports/);
+      expect(outcome(await sol(create(400), withSeed(300), transferWithSeed(200), transfer(101)))).toMatch(/^403 POLICY_DENIED: the System instructions move 1001 lamports/);
+    });
+
+    it('refuses System instruction data it cannot decode (fail closed)', async () => {
+      const truncated = new TransactionInstruction({ programId: SystemProgram.programId, keys: [{ pubkey: wallet(), isSigner: true, isWritable: true }], data: Buffer.from([2, 0, 0, 0, 1]) });
+      expect(outcome(await sol(truncated))).toBe('403 POLICY_DENIED: a System instruction whose data cannot be read is not allowed when a sol limit is set');
+    });
+
+    it('caps the priority fee (sol.maxPriorityMicroLamports): unit price × unit limit', async () => {
+      await setPolicy((policy) => ({ ...policy, sol: { ...policy.sol, programs: null, maxPriorityMicroLamports: '5000000' } }));
+      const transfer = SystemProgram.transfer({ fromPubkey: wallet(), toPubkey: other, lamports: 1 });
+      const fees = (units: number, microLamports: number) => [ComputeBudgetProgram.setComputeUnitLimit({ units }), ComputeBudgetProgram.setComputeUnitPrice({ microLamports }), transfer];
+      expect(outcome(await sol(...fees(50_000, 100)))).toBe('allowed');
+      expect(outcome(await sol(...fees(1_400_000, 1_000_000_000)))).toBe(
+        '403 POLICY_DENIED: the priority fee may reach 1400000000000000 micro-lamports (unit price × unit limit), over the limit of 5000000 (sol.maxPriorityMicroLamports)',
+      );
+    });
+  });
+
+  describe('sui: transfers off means no coin moves', () => {
+    const recipient = `0x${'33'.repeat(32)}`;
+
+    beforeEach(async () => {
+      await setPolicy((policy) => ({ ...policy, sui: { ...policy.sui, packages: ['0x2'], allowTransfers: false } }));
+    });
+
+    it('refuses 0x2::pay::split_and_transfer and 0x2::transfer::public_transfer under packages [0x2] with transfers off', async () => {
+      const pay = await sui((transaction) => {
+        transaction.moveCall({ target: '0x2::pay::split_and_transfer', typeArguments: ['0x2::sui::SUI'], arguments: [transaction.gas, transaction.pure.u64(1), transaction.pure.address(recipient)] });
+      });
+      expect(outcome(pay)).toBe('403 POLICY_DENIED: 0x0000000000000000000000000000000000000000000000000000000000000002::pay::split_and_transfer can move coins or objects (sui.allowTransfers)');
+      const transfer = await sui((transaction) => {
+        transaction.moveCall({ target: '0x2::transfer::public_transfer', typeArguments: ['0x2::coin::Coin<0x2::sui::SUI>'], arguments: [transaction.gas, transaction.pure.address(recipient)] });
+      });
+      expect(outcome(transfer)).toMatch(/^403 POLICY_DENIED: 0x0+2::transfer::public_transfer can move coins or objects/);
+      const clock = await sui((transaction) => void transaction.moveCall({ target: '0x2::clock::timestamp_ms', arguments: [transaction.object.clock()] }));
+      expect(outcome(clock)).toBe('allowed');
+    });
+
+    it('refuses Publish whenever sui.packages is set', async () => {
+      await setPolicy((policy) => ({ ...policy, sui: { ...policy.sui, packages: ['0x2'] } }));
+      const publish = await sui((transaction) => {
+        transaction.transferObjects([transaction.publish({ modules: [[161, 28, 235, 11]], dependencies: ['0x1', '0x2'] })], addresses.sui);
+      });
+      expect(outcome(publish)).toBe('403 POLICY_DENIED: publishing or upgrading a package is not allowed when sui.packages lists the allowed packages');
+    });
+
+    it('caps the gas budget (sui.maxGasBudget)', async () => {
+      await setPolicy((policy) => ({ ...policy, sui: { ...policy.sui, maxGasBudget: '10000000' } }));
+      const clock = (transaction: SuiTransaction) => void transaction.moveCall({ target: '0x2::clock::timestamp_ms', arguments: [transaction.object.clock()] });
+      expect(outcome(await sui(clock, 10_000_000))).toBe('allowed');
+      expect(outcome(await sui(clock, 10_000_001))).toBe('403 POLICY_DENIED: the gas budget of 10000001 MIST is over the limit of 10000000 (sui.maxGasBudget)');
+    });
+  });
+
+  describe('evm: fees and typed data', () => {
+    it('caps the fees (evm.maxFeeWei): gasLimit × the highest fee per gas, legacy and EIP-1559', async () => {
+      await setPolicy((policy) => ({ ...policy, evm: { ...policy.evm, maxFeeWei: '21000000' } }));
+      expect(outcome(await evm({ maxFeePerGas: '1000' }))).toBe('allowed');
+      expect(outcome(await evm({ maxFeePerGas: '1001' }))).toBe('403 POLICY_DENIED: the fees may reach 21021000 wei (gasLimit × fee per gas), over the limit of 21000000 (evm.maxFeeWei)');
+      expect(outcome(await evm({ gasLimit: '21000000', maxFeePerGas: '1' }))).toBe('allowed');
+      expect(outcome(await evm({ gasLimit: '21000001', maxFeePerGas: '1' }))).toMatch(/^403 POLICY_DENIED: the fees may reach 21000001 wei/);
+      expect(outcome(await evm({ maxFeePerGas: undefined, maxPriorityFeePerGas: undefined, gasPrice: '1001' }))).toMatch(/^403 POLICY_DENIED: the fees may reach 21021000 wei/);
+    });
+
+    const permit = (verifyingContract?: string) => ({
+      domain: { name: 'Token', version: '1', chainId: 8453, ...(verifyingContract === undefined ? {} : { verifyingContract }) },
+      types: {
+        Permit: [
+          { name: 'owner', type: 'address' },
+          { name: 'spender', type: 'address' },
+          { name: 'value', type: 'uint256' },
+          { name: 'nonce', type: 'uint256' },
+          { name: 'deadline', type: 'uint256' },
+        ],
+      },
+      primaryType: 'Permit',
+      message: { owner: addresses.evm, spender: '0x3333333333333333333333333333333333333333', value: (2n ** 256n - 1n).toString(), nonce: 0, deadline: 9_999_999_999 },
+    });
+
+    it('binds typed data to evm.contracts: a Permit for a token not listed is refused, as is one naming no verifying contract', async () => {
+      await setPolicy((policy) => ({ ...policy, evm: { ...policy.evm, contracts: [shop] } }));
+      expect(outcome(await post('sign-typed-data', permit(token)))).toBe(`403 POLICY_DENIED: the verifying contract ${token} is not among the allowed addresses (evm.contracts)`);
+      expect(outcome(await post('sign-typed-data', permit()))).toBe('403 POLICY_DENIED: typed data without a domain verifyingContract address is not allowed when evm.contracts is set');
+      expect(outcome(await post('sign-typed-data', permit(shop)))).toBe('allowed');
+    });
+
+    it('limits the primary types typed data may have (evm.typedDataPrimaryTypes)', async () => {
+      await setPolicy((policy) => ({ ...policy, evm: { ...policy.evm, typedDataPrimaryTypes: ['Order'] } }));
+      expect(outcome(await post('sign-typed-data', permit(shop)))).toBe('403 POLICY_DENIED: the primary type Permit is not among the allowed ones (evm.typedDataPrimaryTypes)');
+      await setPolicy((policy) => ({ ...policy, evm: { ...policy.evm, typedDataPrimaryTypes: ['Order', 'Permit'] } }));
+      expect(outcome(await post('sign-typed-data', permit(shop)))).toBe('allowed');
+    });
+
+    it('takes the new limits from the console API and gives them back, absent ones as null', async () => {
+      const url = `${platform.baseUrl}/v1/console/games/${game.gameId}/signing-policy`;
+      const { maxFeeWei: _fee, typedDataPrimaryTypes: _types, ...evmBefore } = DEFAULT_SIGNING_POLICY.evm;
+      const earlier = await http<SigningPolicy>('PUT', url, { bearer: operator, body: { ...DEFAULT_SIGNING_POLICY, evm: evmBefore } });
+      expect([earlier.status, earlier.body.evm.maxFeeWei, earlier.body.evm.typedDataPrimaryTypes]).toEqual([200, null, null]);
+      const set = { ...DEFAULT_SIGNING_POLICY, evm: { ...DEFAULT_SIGNING_POLICY.evm, maxFeeWei: '5' }, sol: { ...DEFAULT_SIGNING_POLICY.sol, maxPriorityMicroLamports: '6' }, sui: { ...DEFAULT_SIGNING_POLICY.sui, maxGasBudget: '7' } };
+      expect((await http('PUT', url, { bearer: operator, body: set })).status).toBe(200);
+      expect((await http('GET', url, { bearer: operator })).body).toEqual(set);
+      const wrong = await http<{ code: string; message: string }>('PUT', url, { bearer: operator, body: { ...set, evm: { ...set.evm, typedDataPrimaryTypes: ['Order[]'] } } });
+      expect([wrong.status, wrong.body.code, wrong.body.message]).toEqual([400, 'VALIDATION_FAILED', 'evm.typedDataPrimaryTypes.0: must be EIP-712 struct names']);
+    });
+  });
+});

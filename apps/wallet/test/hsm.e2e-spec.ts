@@ -34,6 +34,7 @@ describe('wallet master keys in an HSM (PKCS#11, SoftHSM2)', () => {
     return run.output;
   };
   const tokenConfig = () => ({ module: token.env.PKCS11_MODULE, tokenLabel: token.label, pin: token.pin });
+  const zeroed = (buffer: Buffer) => buffer.every((byte) => byte === 0);
 
   beforeAll(async () => {
     token = SoftHsmToken.create();
@@ -85,6 +86,41 @@ describe('wallet master keys in an HSM (PKCS#11, SoftHSM2)', () => {
           }),
         );
       }
+    } finally {
+      await keyring.close();
+    }
+  });
+
+  it('zeroes the buffer the token writes a data key into, once the key is copied out, and when the tag fails', async () => {
+    // Every buffer the keyring hands the library to decrypt into, kept to look at afterwards.
+    const lib = await loadPkcs11js();
+    const Library = lib.PKCS11;
+    const outputs: Buffer[] = [];
+    jest.spyOn(lib, 'PKCS11').mockImplementation(() => {
+      const pkcs11 = new Library();
+      const decrypt = pkcs11.C_DecryptAsync.bind(pkcs11);
+      pkcs11.C_DecryptAsync = (session, input, output) => {
+        outputs.push(output);
+        return decrypt(session, input, output);
+      };
+      return pkcs11;
+    });
+    let keyring: Pkcs11Keyring;
+    try {
+      keyring = await Pkcs11Keyring.open(tokenConfig(), 'hsm-1');
+    } finally {
+      jest.restoreAllMocks();
+    }
+    try {
+      const dataKey = randomBytes(32);
+      const aad = Buffer.from('wallet-zeroing');
+      const wrapped = await keyring.wrap(keyring.currentId, dataKey, aad);
+      const opened = await keyring.unwrap(keyring.currentId, wrapped, aad);
+      expect(opened.equals(dataKey)).toBe(true);
+      await expect(keyring.unwrap(keyring.currentId, wrapped, Buffer.from('another wallet'))).rejects.toThrow(IntegrityError);
+      expect(outputs).toHaveLength(2);
+      expect(outputs.every(zeroed)).toBe(true);
+      expect(opened.equals(dataKey)).toBe(true); // the caller's copy is the caller's to zero
     } finally {
       await keyring.close();
     }

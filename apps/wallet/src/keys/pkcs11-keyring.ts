@@ -126,8 +126,11 @@ export class Pkcs11Keyring implements MasterKeyring {
     return this.call(id, async (pkcs11, session, key) => {
       pkcs11.C_DecryptInit(session, this.gcm(wrapped.iv, aad), key);
       const input = Buffer.concat([wrapped.ciphertext, wrapped.tag]);
+      // The token writes the data key into this buffer (pkcs11js answers a view of it): the caller gets a copy of its
+      // own to zero, and this one is zeroed here, whatever happens, so a data key outlives no call in it.
+      const output = Buffer.alloc(input.length);
       try {
-        return Buffer.from(await pkcs11.C_DecryptAsync(session, input, Buffer.alloc(input.length)));
+        return Buffer.from(await pkcs11.C_DecryptAsync(session, input, output));
       } catch (error) {
         // A tag that does not verify is CKR_ENCRYPTED_DATA_INVALID by the standard; some tokens (SoftHSM2) answer
         // CKR_GENERAL_ERROR. Either is a bad wrap, not a failing token, when the same key still encrypts.
@@ -136,8 +139,10 @@ export class Pkcs11Keyring implements MasterKeyring {
           throw new IntegrityError();
         }
         throw error;
+      } finally {
+        output.fill(0);
       }
-    });
+    }, (late) => late.fill(0));
   }
 
   async close(): Promise<void> {
@@ -172,17 +177,21 @@ export class Pkcs11Keyring implements MasterKeyring {
    * Runs one token operation with key `id` on a session of its own. Any failure of the token (an error, or no answer
    * within 5 s) drops the connection and answers 503; a bad tag passes through as `IntegrityError`.
    */
-  private async call<T>(id: string, work: (pkcs11: PKCS11, session: Handle, key: Handle) => Promise<T>): Promise<T> {
+  private async call<T>(id: string, work: (pkcs11: PKCS11, session: Handle, key: Handle) => Promise<T>, discard?: (late: T) => void): Promise<T> {
     if (!this.holds(id)) {
       throw new UnknownMasterKeyError(id);
     }
     const connection = await this.connected();
     const session = await this.acquire(connection);
     let healthy = true;
+    let running: Promise<T> | undefined;
     try {
       const key = this.keyHandle(connection, session, id.slice(PKCS11_KEY_PREFIX.length));
-      return await withTimeout(this.tracked(work(connection.pkcs11, session, key)), CALL_TIMEOUT_MS);
+      running = this.tracked(work(connection.pkcs11, session, key));
+      return await withTimeout(running, CALL_TIMEOUT_MS);
     } catch (error) {
+      // What a call brings back after its caller stopped waiting (a data key) reaches no one, who would zero it.
+      running?.then(discard, () => undefined).catch(() => undefined);
       if (error instanceof IntegrityError || error instanceof UnknownMasterKeyError || error instanceof MasterKeyRefusedError) {
         throw error;
       }

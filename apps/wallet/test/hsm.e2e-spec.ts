@@ -1,12 +1,13 @@
 import { PlayerView, SignatureView, WalletView } from '@game-wallet/contracts';
-import { GameFixture, SoftHsmToken, TestPlatform, consoleToken, createGame, createPlayer, freePort, http, spawnApp, spawnNode } from '@game-wallet/testing';
+import { GameFixture, SoftHsmToken, TestPlatform, consoleToken, createGame, createPlayer, freePort, http, queryOnce, spawnApp, spawnNode } from '@game-wallet/testing';
 import { base58 } from '@scure/base';
 import { ethers } from 'ethers';
 import Redis from 'ioredis';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { IntegrityError } from '@game-wallet/crypto';
 import { CHAINS, chainKey, mnemonicOf, seedOf } from '../src/keys/derivation';
-import { openEntropy } from '../src/keys/envelope';
+import { openEntropy, rewrapEntropy } from '../src/keys/envelope';
 import { Pkcs11Keyring } from '../src/keys/pkcs11-keyring';
 import { closeToken, findSecretKey, loadPkcs11js, openTokenSession } from '../src/keys/pkcs11-token';
 import { ownerOf, sealedOf, walletRowsOf } from './wallet-rows';
@@ -32,6 +33,8 @@ describe('wallet master keys in an HSM (PKCS#11, SoftHSM2)', () => {
     expect(await run.waitForExit()).toBe(0);
     return run.output;
   };
+  const tokenConfig = () => ({ module: token.env.PKCS11_MODULE, tokenLabel: token.label, pin: token.pin });
+  const zeroed = (buffer: Buffer) => buffer.every((byte) => byte === 0);
 
   beforeAll(async () => {
     token = SoftHsmToken.create();
@@ -83,6 +86,41 @@ describe('wallet master keys in an HSM (PKCS#11, SoftHSM2)', () => {
           }),
         );
       }
+    } finally {
+      await keyring.close();
+    }
+  });
+
+  it('zeroes the buffer the token writes a data key into, once the key is copied out, and when the tag fails', async () => {
+    // Every buffer the keyring hands the library to decrypt into, kept to look at afterwards.
+    const lib = await loadPkcs11js();
+    const Library = lib.PKCS11;
+    const outputs: Buffer[] = [];
+    jest.spyOn(lib, 'PKCS11').mockImplementation(() => {
+      const pkcs11 = new Library();
+      const decrypt = pkcs11.C_DecryptAsync.bind(pkcs11);
+      pkcs11.C_DecryptAsync = (session, input, output) => {
+        outputs.push(output);
+        return decrypt(session, input, output);
+      };
+      return pkcs11;
+    });
+    let keyring: Pkcs11Keyring;
+    try {
+      keyring = await Pkcs11Keyring.open(tokenConfig(), 'hsm-1');
+    } finally {
+      jest.restoreAllMocks();
+    }
+    try {
+      const dataKey = randomBytes(32);
+      const aad = Buffer.from('wallet-zeroing');
+      const wrapped = await keyring.wrap(keyring.currentId, dataKey, aad);
+      const opened = await keyring.unwrap(keyring.currentId, wrapped, aad);
+      expect(opened.equals(dataKey)).toBe(true);
+      await expect(keyring.unwrap(keyring.currentId, wrapped, Buffer.from('another wallet'))).rejects.toThrow(IntegrityError);
+      expect(outputs).toHaveLength(2);
+      expect(outputs.every(zeroed)).toBe(true);
+      expect(opened.equals(dataKey)).toBe(true); // the caller's copy is the caller's to zero
     } finally {
       await keyring.close();
     }
@@ -156,7 +194,11 @@ describe('wallet master keys in an HSM (PKCS#11, SoftHSM2)', () => {
   describe('refuses to start, with one line naming the variable and never its value', () => {
     const startFails = async (env: Record<string, string>): Promise<string> => {
       const wallet = spawnApp('wallet', { ...platform.env, WALLET_PORT: String(await freePort()), ...env });
-      expect(await wallet.waitForExit()).toBe(1);
+      // A start that is not refused runs on: it is stopped after a while (and fails the test) rather than left running.
+      const timer = setTimeout(() => void wallet.stop(), 20_000);
+      const code = await wallet.waitForExit();
+      clearTimeout(timer);
+      expect(code).toBe(1);
       return wallet.output;
     };
 
@@ -173,25 +215,105 @@ describe('wallet master keys in an HSM (PKCS#11, SoftHSM2)', () => {
     });
 
     it('a master key that could leave the token (extractable)', async () => {
-      const lib = await loadPkcs11js();
-      const { pkcs11, slot, session } = openTokenSession(lib, { module: token.env.PKCS11_MODULE, tokenLabel: token.label, pin: token.pin }, true);
-      try {
-        pkcs11.C_GenerateKey(session, { mechanism: lib.CKM_AES_KEY_GEN }, [
-          { type: lib.CKA_CLASS, value: lib.CKO_SECRET_KEY },
-          { type: lib.CKA_KEY_TYPE, value: lib.CKK_AES },
-          { type: lib.CKA_VALUE_LEN, value: 32 },
-          { type: lib.CKA_LABEL, value: 'leaky' },
-          { type: lib.CKA_TOKEN, value: true },
-          { type: lib.CKA_SENSITIVE, value: false },
-          { type: lib.CKA_EXTRACTABLE, value: true },
-          { type: lib.CKA_ENCRYPT, value: true },
-          { type: lib.CKA_DECRYPT, value: true },
-        ]);
-      } finally {
-        closeToken(pkcs11, slot);
-      }
+      token.createKeyWith('leaky', { sensitive: false, extractable: true });
       const output = await startFails(token.walletEnv('leaky'));
       expect(output).toContain('wallet: invalid configuration: WALLET_MASTER_KEY_ID: the key with this label can leave the token');
+    });
+
+    it('a master key whose label another key on the token has too (never "the first one found")', async () => {
+      token.createKey('twice');
+      token.createKeyWith('twice');
+      const output = await startFails(token.walletEnv('twice'));
+      expect(output).toContain('wallet: invalid configuration: WALLET_MASTER_KEY_ID: the token has more than one secret key with this label');
+      expect(output).not.toContain(token.pin);
+    });
+
+    describe('an older key that wallets are still under, named by its stored id', () => {
+      /** A wallet of its own, put under `keyId` in the database while `run` runs (only the key id matters at start). */
+      const withWalletUnder = async (keyId: string, run: () => Promise<void>) => {
+        const { walletId } = await createPlayer(platform, game.key, `under-${keyId}-${Math.random()}`);
+        const [{ master_key_id: before }] = await queryOnce<{ master_key_id: string }>(platform.databaseUrl, 'SELECT master_key_id FROM wallet.wallets WHERE id = $1', [walletId]);
+        await queryOnce(platform.databaseUrl, 'UPDATE wallet.wallets SET master_key_id = $1 WHERE id = $2', [keyId, walletId]);
+        try {
+          await run();
+        } finally {
+          await queryOnce(platform.databaseUrl, 'UPDATE wallet.wallets SET master_key_id = $1 WHERE id = $2', [before, walletId]);
+        }
+      };
+
+      it.each([
+        ['extractable', { extractable: true }, 'the key with this label can leave the token (extractable or not sensitive), which a master key must not'],
+        ['not sensitive', { sensitive: false }, 'the key with this label can leave the token (extractable or not sensitive), which a master key must not'],
+        ['AES-128', { bytes: 16 as const }, 'the key with this label is not an AES-256 key'],
+      ])('that is %s', async (kind, attributes, problem) => {
+        const label = `older-${kind.replace(/\W+/g, '-').toLowerCase()}`;
+        token.createKeyWith(label, attributes);
+        await withWalletUnder(`pkcs11:${label}`, async () => {
+          const output = await startFails(token.walletEnv('hsm-2'));
+          expect(output).toContain(`wallet: invalid configuration: master key pkcs11:${label} (an older key, wallets are still under it): ${problem}; \`npm run rewrap\` moves its wallets to WALLET_MASTER_KEY_ID`);
+          expect(output).not.toContain(token.pin);
+        });
+      });
+
+      it('whose label another key on the token has too', async () => {
+        token.createKey('older-twice');
+        token.createKeyWith('older-twice');
+        await withWalletUnder('pkcs11:older-twice', async () => {
+          const output = await startFails(token.walletEnv('hsm-2'));
+          expect(output).toContain('wallet: invalid configuration: master key pkcs11:older-twice (an older key, wallets are still under it): the token has more than one secret key with this label');
+        });
+      });
+
+      it('found only after start is refused too: a wallet under it does not open, while a checked key gets as far as the tag', async () => {
+        token.createKeyWith('later-extractable', { extractable: true });
+        token.createKey('later-twice');
+        token.createKeyWith('later-twice');
+        const keyring = await Pkcs11Keyring.open(tokenConfig(), 'hsm-2');
+        try {
+          const wrapped = { iv: randomBytes(12), ciphertext: randomBytes(32), tag: randomBytes(16) };
+          const aad = Buffer.from('wallet-after-start');
+          const refusal = (id: string, problem: string) => expect.objectContaining({ name: 'MasterKeyRefusedError', message: `Master key "${id}" is refused: ${problem}` });
+          await expect(keyring.unwrap('pkcs11:later-extractable', wrapped, aad)).rejects.toEqual(
+            refusal('pkcs11:later-extractable', 'the key with this label can leave the token (extractable or not sensitive), which a master key must not'),
+          );
+          await expect(keyring.unwrap('pkcs11:later-twice', wrapped, aad)).rejects.toEqual(
+            refusal('pkcs11:later-twice', "the token has more than one secret key with this label, so which one is meant cannot be told (give the others another label, or delete them, with the HSM's tools)"),
+          );
+          await expect(keyring.unwrap('pkcs11:hsm-1', wrapped, aad)).rejects.toThrow(IntegrityError);
+        } finally {
+          await keyring.close();
+        }
+      });
+
+      it('is moved off by `npm run rewrap` (which may open it, with a warning); the service then starts and its wallets sign', async () => {
+        token.createKeyWith('older-weak', { extractable: true });
+        const player = await createPlayer(platform, game.key, 'under-a-weak-key');
+        const [row] = (await walletRows()).filter((candidate) => candidate.id === player.walletId);
+        // Its data key wrapped under the weak key, as a key made before these checks would have left it.
+        const lenient = await Pkcs11Keyring.open(tokenConfig(), 'hsm-2', { useWeakOlderKeys: true });
+        try {
+          const moved = await rewrapEntropy(ownerOf(row), sealedOf(row), lenient, 'pkcs11:older-weak');
+          await queryOnce(platform.databaseUrl, 'UPDATE wallet.wallets SET data_key_ciphertext = $1, data_key_iv = $2, data_key_tag = $3, master_key_id = $4 WHERE id = $5', [
+            moved.dataKeyCiphertext,
+            moved.dataKeyIv,
+            moved.dataKeyTag,
+            moved.masterKeyId,
+            row.id,
+          ]);
+        } finally {
+          await lenient.close();
+        }
+        const env = { ...token.walletEnv('hsm-2'), WALLET_MASTER_KEYS: '' };
+        expect(await startFails(env)).toContain('wallet: invalid configuration: master key pkcs11:older-weak (an older key, wallets are still under it)');
+
+        const output = await rewrap(env);
+        expect(output).toContain('Opening wallets under master key "pkcs11:older-weak" to move them to "pkcs11:hsm-2"');
+        expect(output).toContain('Rewrapped 1 of 1 wallet(s) under master key "pkcs11:hsm-2"');
+        await restartWallet(env);
+        const wallet = await readWallet(player.walletId);
+        const signature = await sign(player.walletId, 'off the weak key');
+        expect(ethers.verifyMessage('off the weak key', signature.body.signature)).toBe(wallet.body.addresses.evm);
+      });
     });
   });
 });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createDecipheriv, randomBytes } from 'node:crypto';
 import { IntegrityError, open, seal } from './aes-gcm';
 
 describe('AES-256-GCM seal/open', () => {
@@ -29,5 +29,42 @@ describe('AES-256-GCM seal/open', () => {
       expect(() => open(key, { ...sealed, tag: sealed.tag.subarray(0, length) }, aad)).toThrow(IntegrityError);
     }
     expect(() => open(key, { ...sealed, iv: Buffer.concat([sealed.iv, Buffer.alloc(4)]) }, aad)).toThrow(IntegrityError);
+  });
+
+  describe('zeroing', () => {
+    afterEach(() => {
+      jest.restoreAllMocks();
+    });
+
+    /** Watches every decipher: the buffers its update() and final() hand out, to look at once open() is done. */
+    const watchDecipherOutputs = (): (() => Buffer[]) => {
+      const prototype = Object.getPrototypeOf(createDecipheriv('aes-256-gcm', randomBytes(32), randomBytes(12))) as { update: () => Buffer; final: () => Buffer };
+      const spies = [jest.spyOn(prototype, 'update'), jest.spyOn(prototype, 'final')];
+      return () => spies.flatMap((spy) => spy.mock.results.filter((result) => result.type === 'return').map((result) => result.value as Buffer));
+    };
+    const zeroed = (buffer: Buffer) => buffer.every((byte) => byte === 0);
+    const secret = () => randomBytes(32);
+
+    it('leaves the plaintext in the returned buffer only: every other decipher output is zeroed', () => {
+      const plaintext = secret();
+      const sealed = seal(key, plaintext, aad);
+      const outputs = watchDecipherOutputs();
+      const opened = open(key, sealed, aad);
+      expect(opened.equals(plaintext)).toBe(true);
+      expect(outputs().length).toBeGreaterThanOrEqual(2);
+      for (const output of outputs()) {
+        expect(output === opened || zeroed(output)).toBe(true);
+      }
+    });
+
+    it('zeroes the plaintext the decipher wrote before the tag failed (the right key with another owner\'s associated data)', () => {
+      const plaintext = secret();
+      const sealed = seal(key, plaintext, aad);
+      const outputs = watchDecipherOutputs();
+      expect(() => open(key, sealed, Buffer.from('wallet-2'))).toThrow(IntegrityError);
+      const written = outputs();
+      expect(written.map((output) => output.length)).toEqual([plaintext.length]);
+      expect(zeroed(written[0])).toBe(true);
+    });
   });
 });

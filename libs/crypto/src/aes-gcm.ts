@@ -36,17 +36,35 @@ export function seal(key: Buffer, plaintext: Buffer, aad: Buffer): Sealed {
 /**
  * Decrypts what {@link seal} produced; throws {@link IntegrityError} on any mismatch. Only a 12-byte IV and a full
  * 16-byte tag are taken: GCM would otherwise check a shortened tag, whose few bits a forger can guess.
+ *
+ * The plaintext (a data key, a wallet's entropy, a signing key) is left in one buffer only, the one returned, which the
+ * caller zeroes: GCM's `final()` adds no bytes, so `update()`'s output is returned as it is, and any other output is
+ * zeroed. When the tag does not verify, `update()` has already written the plaintext (GCM authenticates at `final()`),
+ * and that buffer is zeroed before the refusal: with the right key and another owner's associated data it is the real
+ * secret.
  */
 export function open(key: Buffer, sealed: Sealed, aad: Buffer): Buffer {
   if (sealed.iv.length !== IV_BYTES || sealed.tag.length !== TAG_BYTES) {
     throw new IntegrityError();
   }
+  let head: Buffer | undefined;
+  let tail: Buffer | undefined;
+  let plaintext: Buffer | undefined;
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, sealed.iv, { authTagLength: TAG_BYTES });
     decipher.setAAD(aad);
     decipher.setAuthTag(sealed.tag);
-    return Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()]);
+    head = decipher.update(sealed.ciphertext);
+    tail = decipher.final();
+    plaintext = tail.length === 0 ? head : Buffer.concat([head, tail]);
+    return plaintext;
   } catch {
     throw new IntegrityError();
+  } finally {
+    for (const part of [head, tail]) {
+      if (part !== undefined && part !== plaintext) {
+        part.fill(0);
+      }
+    }
   }
 }

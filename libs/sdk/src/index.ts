@@ -19,7 +19,7 @@ export type {
   WalletsApi,
 } from './types';
 export { ProfileTokenVerifier, verifyProfileJwt } from './jwt/profile-token-verifier';
-export type { JwksSource, ProfileClaimsCheck, ProfileTokenVerifierOptions } from './jwt/profile-token-verifier';
+export type { ExpectedApp, JwksSource, ProfileClaimsCheck, ProfileClaimsOptions, ProfileTokenVerifierOptions } from './jwt/profile-token-verifier';
 export type {
   ChainName,
   ErrorCode,

@@ -26,7 +26,7 @@ describe('@game-wallet/sdk as built', () => {
     expect(output).toBe('GameWallet,GameWalletError,ProfileClient,ProfileTokenVerifier,verifyProfileJwt');
   });
 
-  it('type-checks in a strict TypeScript project that has nothing else installed', () => {
+  it('type-checks in a strict TypeScript project that has nothing else installed, where a verifier without its game does not', () => {
     const project = mkdtempSync(join(tmpdir(), 'gwt-sdk-consumer-'));
     try {
       mkdirSync(join(project, 'node_modules', '@game-wallet'), { recursive: true });
@@ -38,13 +38,20 @@ describe('@game-wallet/sdk as built', () => {
       writeFileSync(
         join(project, 'game.mts'),
         [
-          "import { GameWallet, GameWalletError, type PlayerView } from '@game-wallet/sdk';",
+          "import { GameWallet, GameWalletError, ProfileTokenVerifier, type PlayerView } from '@game-wallet/sdk';",
           "const gw = new GameWallet({ baseUrl: 'http://localhost:3000', coreUrl: 'http://localhost:3001', apiKey: 'gk_x' });",
           "export async function run(): Promise<string> {",
           "  const { player }: { player: PlayerView } = await gw.players.create({ uniqueId: 'p1' });",
           "  try { return (await gw.wallets.sign(player.walletId, { chain: 'evm', message: 'hi' })).signature; }",
           "  catch (error) { if (error instanceof GameWalletError) { return error.code; } throw error; }",
           '}',
+          "export const verifier = new ProfileTokenVerifier({ baseUrl: 'http://localhost:3000', app: 'game-id' });",
+          "export const several = new ProfileTokenVerifier({ baseUrl: 'http://localhost:3000', app: ['game-1', 'game-2'] });",
+          "export const anyGame = new ProfileTokenVerifier({ baseUrl: 'http://localhost:3000', acceptAnyApp: true });",
+          '// @ts-expect-error -- the expected game is required',
+          "export const unchecked = new ProfileTokenVerifier({ baseUrl: 'http://localhost:3000' });",
+          '// @ts-expect-error -- a game, or every game, not both',
+          "export const both = new ProfileTokenVerifier({ baseUrl: 'http://localhost:3000', app: 'game-id', acceptAnyApp: true });",
         ].join('\n'),
       );
       execFileSync(process.execPath, [TSC, '-p', project], { encoding: 'utf8' });

@@ -65,18 +65,33 @@ describe('@game-wallet/sdk against the platform', () => {
     it('issues a profile JWT that verifies offline against the real JWKS, with the SPEC claims', async () => {
       const player = await newPlayer();
       const issued = await client.profiles.authenticate(player.profileId, { duration: 900 });
-      const claims = await new ProfileTokenVerifier({ baseUrl: platform.baseUrl, issuer: 'game-wallet' }).verify(issued.jwt);
+      const claims = await new ProfileTokenVerifier({ baseUrl: platform.baseUrl, issuer: 'game-wallet', app: game.gameId }).verify(issued.jwt);
       expect(claims).toMatchObject({ iss: 'game-wallet', aud: 'game-wallet:profile', sub: player.profileId, app: game.gameId, akid: game.keyId });
       expect(claims.exp - claims.iat).toBe(900);
       expect(issued.expiresAt).toBe(new Date(claims.exp * 1000).toISOString());
       const { kid } = JSON.parse(Buffer.from(issued.jwt.split('.')[0], 'base64url').toString()) as { kid: string };
       expect((await client.jwks()).keys.map((key) => key.kid)).toContain(kid);
-      await expect(verifyProfileJwt(issued.jwt, { jwksUrl: `${platform.baseUrl}/v1/.well-known/jwks.json` })).resolves.toEqual(claims);
-      const wrongAudience = await failure(verifyProfileJwt(issued.jwt, { baseUrl: platform.baseUrl, audience: 'game-wallet:console' }));
+      await expect(verifyProfileJwt(issued.jwt, { jwksUrl: `${platform.baseUrl}/v1/.well-known/jwks.json`, app: game.gameId })).resolves.toEqual(claims);
+      const wrongAudience = await failure(verifyProfileJwt(issued.jwt, { baseUrl: platform.baseUrl, app: game.gameId, audience: 'game-wallet:console' }));
       expect(wrongAudience.code).toBe('INVALID_TOKEN');
       const [header, , signature] = issued.jwt.split('.');
       const tampered = `${header}.${Buffer.from(JSON.stringify({ ...claims, sub: game.gameId })).toString('base64url')}.${signature}`;
-      expect((await failure(verifyProfileJwt(tampered, { baseUrl: platform.baseUrl }))).code).toBe('INVALID_TOKEN');
+      expect((await failure(verifyProfileJwt(tampered, { baseUrl: platform.baseUrl, app: game.gameId }))).code).toBe('INVALID_TOKEN');
+    });
+
+    it("refuses offline a profile JWT the platform issued for another game's player, unless told to accept every game", async () => {
+      const other = new GameWallet({ baseUrl: platform.baseUrl, coreUrl: platform.coreUrl, apiKey: otherGame.key });
+      const player = await newPlayer(other);
+      const { jwt } = await other.profiles.authenticate(player.profileId);
+      const ours = new ProfileTokenVerifier({ baseUrl: platform.baseUrl, app: game.gameId });
+      const refused = await failure(ours.verify(jwt));
+      expect([refused.status, refused.code, refused.message]).toEqual([0, 'INVALID_TOKEN', `The token is not for game ${game.gameId}`]);
+      expect((await failure(verifyProfileJwt(jwt, { baseUrl: platform.baseUrl, app: game.gameId }))).code).toBe('INVALID_TOKEN');
+      await expect(new ProfileTokenVerifier({ baseUrl: platform.baseUrl, app: [game.gameId, otherGame.gameId] }).verify(jwt)).resolves.toMatchObject({ app: otherGame.gameId });
+      await expect(new ProfileTokenVerifier({ baseUrl: platform.baseUrl, acceptAnyApp: true }).verify(jwt)).resolves.toMatchObject({ app: otherGame.gameId, sub: player.profileId });
+      // The sentinel: the same verifier accepts its own game's tokens.
+      const own = await client.profiles.authenticate((await newPlayer()).profileId);
+      await expect(ours.verify(own.jwt)).resolves.toMatchObject({ app: game.gameId });
     });
 
     it('reads the wallet (with its profile, one chain) and signs with it as the profile; the signature verifies', async () => {
@@ -108,7 +123,7 @@ describe('@game-wallet/sdk against the platform', () => {
       const player = await newPlayer();
       const profile = await profileClient(player.profileId);
       const refreshed = await profile.profiles.authenticate(player.profileId, { duration: 120 });
-      await expect(new ProfileTokenVerifier({ baseUrl: platform.baseUrl }).verify(refreshed.jwt)).resolves.toMatchObject({ sub: player.profileId });
+      await expect(new ProfileTokenVerifier({ baseUrl: platform.baseUrl, app: game.gameId }).verify(refreshed.jwt)).resolves.toMatchObject({ sub: player.profileId });
       const stranger = await newPlayer();
       const error = await failure(profile.wallets.get(stranger.walletId));
       expect([error.status, error.code]).toEqual([403, 'FORBIDDEN']);

@@ -73,6 +73,46 @@ export class SoftHsmToken {
     }).toString();
   }
 
+  /**
+   * Generates a secret key in the token with attributes `hsm-create-key` never gives, for the start-up checks' cases: an
+   * AES-128 or AES-192 key (`bytes` 16 or 24), an `extractable` or not `sensitive` one, or a second key under a label
+   * already taken (the defaults are a master key's: AES-256, sensitive, not extractable). Made in a process of its own,
+   * which reads this token's configuration.
+   */
+  createKeyWith(keyLabel: string, attributes: { bytes?: 16 | 24 | 32; sensitive?: boolean; extractable?: boolean } = {}): void {
+    const { bytes = 32, sensitive = true, extractable = false } = attributes;
+    const script = `
+      const lib = require('pkcs11js');
+      const [keyLabel, bytes, sensitive, extractable] = process.argv.slice(1);
+      const pkcs11 = new lib.PKCS11();
+      pkcs11.load(process.env.PKCS11_MODULE);
+      pkcs11.C_Initialize();
+      try {
+        const slot = pkcs11.C_GetSlotList(true).find((slot) => pkcs11.C_GetTokenInfo(slot).label.trim() === process.env.PKCS11_TOKEN_LABEL);
+        const session = pkcs11.C_OpenSession(slot, lib.CKF_SERIAL_SESSION | lib.CKF_RW_SESSION);
+        pkcs11.C_Login(session, lib.CKU_USER, process.env.PKCS11_PIN);
+        pkcs11.C_GenerateKey(session, { mechanism: lib.CKM_AES_KEY_GEN }, [
+          { type: lib.CKA_CLASS, value: lib.CKO_SECRET_KEY },
+          { type: lib.CKA_KEY_TYPE, value: lib.CKK_AES },
+          { type: lib.CKA_VALUE_LEN, value: Number(bytes) },
+          { type: lib.CKA_LABEL, value: keyLabel },
+          { type: lib.CKA_TOKEN, value: true },
+          { type: lib.CKA_PRIVATE, value: true },
+          { type: lib.CKA_SENSITIVE, value: sensitive === 'true' },
+          { type: lib.CKA_EXTRACTABLE, value: extractable === 'true' },
+          { type: lib.CKA_ENCRYPT, value: true },
+          { type: lib.CKA_DECRYPT, value: true },
+        ]);
+      } finally {
+        pkcs11.C_Finalize();
+      }`;
+    execFileSync(process.execPath, ['-e', script, keyLabel, String(bytes), String(sensitive), String(extractable)], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '', ...this.env },
+      stdio: 'pipe',
+    });
+  }
+
   /** Takes the token's files away, as a pulled token or an HSM gone from the network would be; {@link bringBack} undoes it. */
   takeAway(): void {
     if (!this.ownFolder) {

@@ -23,7 +23,8 @@ const BATCH = 500;
 
 runMain('rewrap', async () => {
   const config = loadWalletConfig(process.env);
-  const keyring = await resolveMasterKeyring(config);
+  // Rewrap is the way off an older HSM key that fails the checks (the service refuses it): it may open such a key.
+  const keyring = await resolveMasterKeyring(config, { useWeakOlderKeys: true });
   const dataSource = await new DataSource(walletDataSourceOptions(config.databaseUrl)).initialize();
   const wallets = dataSource.getRepository(WalletEntity);
   const target = keyring.currentId;

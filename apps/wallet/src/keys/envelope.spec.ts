@@ -1,5 +1,5 @@
 import { seal } from '@game-wallet/crypto';
-import { randomBytes } from 'node:crypto';
+import { createDecipheriv, randomBytes } from 'node:crypto';
 import { CURRENT_AAD_VERSION, KeyIntegrityError, SealedSecret, WalletOwner, openEntropy, rewrapEntropy, sealEntropy } from './envelope';
 import { EnvironmentKeyring, MasterKeyring } from './master-keyring';
 
@@ -98,6 +98,28 @@ describe('wallet envelope encryption', () => {
       await rewrapEntropy(owner, sealed, watched, 'k2');
       expect(dataKeys.length).toBeGreaterThanOrEqual(3);
       expect(dataKeys.every(zeroed)).toBe(true);
+    });
+
+    it('leaves the entropy in the one buffer it returns, and no data key or entropy at all when a secret fails to open', async () => {
+      const prototype = Object.getPrototypeOf(createDecipheriv('aes-256-gcm', randomBytes(32), randomBytes(12))) as { update: () => Buffer; final: () => Buffer };
+      const spies = [jest.spyOn(prototype, 'update'), jest.spyOn(prototype, 'final')];
+      const outputs = () => spies.flatMap((spy) => spy.mock.results.filter((result) => result.type === 'return').map((result) => result.value as Buffer));
+      try {
+        const sealed = await sealEntropy(owner, entropy, keyring);
+        const opened = await openEntropy(owner, sealed, keyring);
+        expect(opened.equals(entropy)).toBe(true);
+        expect(outputs().filter((output) => output !== opened).every(zeroed)).toBe(true);
+        const opening = outputs().length;
+        // Another owner: the real data key is written before its tag (bound to the owner) fails.
+        await expect(openEntropy({ ...owner, profileId: 'profile-2' }, sealed, keyring)).rejects.toThrow(KeyIntegrityError);
+        // A broken entropy tag: the data key opens (the envelope zeroes it), the real entropy is written before its tag fails.
+        await expect(openEntropy(owner, { ...sealed, entropyTag: Buffer.alloc(16) }, keyring)).rejects.toThrow(KeyIntegrityError);
+        const failed = outputs().slice(opening);
+        expect(failed.some((output) => output.length === 32)).toBe(true);
+        expect(failed.every(zeroed)).toBe(true);
+      } finally {
+        jest.restoreAllMocks();
+      }
     });
 
     it("leaves the caller's entropy as it was (the envelope zeroes only its own copies)", async () => {

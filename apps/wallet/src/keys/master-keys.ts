@@ -1,8 +1,9 @@
 import { Logger, Provider } from '@nestjs/common';
 import { loadOrCreateDevSecret } from '@game-wallet/crypto';
+import { DataSource } from 'typeorm';
 import { WalletConfig } from '../config';
 import { CombinedKeyring, EnvironmentKeyring, MasterKeyring } from './master-keyring';
-import { Pkcs11Keyring } from './pkcs11-keyring';
+import { PKCS11_KEY_PREFIX, Pkcs11KeyringOptions, Pkcs11Keyring } from './pkcs11-keyring';
 
 export const MASTER_KEYS = Symbol('MASTER_KEYS');
 
@@ -27,13 +28,13 @@ export function environmentKeyring(config: WalletConfig): EnvironmentKeyring {
 /**
  * The wallet service's master keys, by `WALLET_MASTER_KEY_PROVIDER`: the environment's (`env`), or the HSM's
  * (`pkcs11`, new wallets under `WALLET_MASTER_KEY_ID`) together with any `WALLET_MASTER_KEYS` still configured for
- * wallets not yet moved into it.
+ * wallets not yet moved into it. `options` name the token's older keys to check at start (see {@link Pkcs11KeyringOptions}).
  */
-export async function resolveMasterKeyring(config: WalletConfig): Promise<MasterKeyring> {
+export async function resolveMasterKeyring(config: WalletConfig, options: Pkcs11KeyringOptions = {}): Promise<MasterKeyring> {
   if (config.masterKeyProvider === 'env' || !config.pkcs11) {
     return environmentKeyring(config);
   }
-  const hsm = await Pkcs11Keyring.open(config.pkcs11, config.masterKeyId as string);
+  const hsm = await Pkcs11Keyring.open(config.pkcs11, config.masterKeyId as string, options);
   if (config.masterKeys.size === 0) {
     return hsm;
   }
@@ -42,4 +43,36 @@ export async function resolveMasterKeyring(config: WalletConfig): Promise<Master
   return new CombinedKeyring([hsm, new EnvironmentKeyring(config.masterKeys, anyEnvironmentKey)]);
 }
 
-export const masterKeysProvider = (config: WalletConfig): Provider => ({ provide: MASTER_KEYS, useFactory: () => resolveMasterKeyring(config) });
+type Query = (sql: string) => Promise<unknown[]>;
+
+/**
+ * Every master key id wallets are under, each once: one index probe per id (a loose scan of `wallets_master_key_idx`),
+ * not a pass over every wallet.
+ */
+export async function masterKeyIdsInUse(query: Query): Promise<string[]> {
+  const rows = (await query(`
+    WITH RECURSIVE ids(id) AS (
+      SELECT min(master_key_id) FROM wallet.wallets
+      UNION ALL
+      SELECT (SELECT min(master_key_id) FROM wallet.wallets WHERE master_key_id > ids.id) FROM ids WHERE ids.id IS NOT NULL
+    )
+    SELECT id FROM ids WHERE id IS NOT NULL`)) as { id: string }[];
+  return rows.map((row) => row.id);
+}
+
+/**
+ * The service's keyring. With an HSM, every token key a stored wallet names is checked at start like the current one
+ * (so the service never unwraps with a key it has not checked), read from the (migrated) database.
+ */
+export const masterKeysProvider = (config: WalletConfig): Provider => ({
+  provide: MASTER_KEYS,
+  inject: [DataSource],
+  useFactory: async (dataSource: DataSource) => {
+    if (config.masterKeyProvider === 'env' || !config.pkcs11) {
+      return resolveMasterKeyring(config);
+    }
+    const ids = await masterKeyIdsInUse((sql) => dataSource.query(sql));
+    const olderLabels = ids.filter((id) => id.startsWith(PKCS11_KEY_PREFIX)).map((id) => id.slice(PKCS11_KEY_PREFIX.length));
+    return resolveMasterKeyring(config, { olderLabels });
+  },
+});

@@ -3,7 +3,7 @@ import { IntegrityError, Sealed } from '@game-wallet/crypto';
 import { randomBytes } from 'node:crypto';
 import type { Handle, PKCS11 } from 'pkcs11js';
 import { Pkcs11Config } from '../config';
-import { Pkcs11StartError, Pkcs11js, closeToken, codeOf, findSecretKey, loadPkcs11js, openTokenSession, ulong } from './pkcs11-token';
+import { MASTER_KEY_PROBLEMS, MasterKeyProblem, Pkcs11StartError, Pkcs11js, closeToken, codeOf, inspectMasterKey, loadPkcs11js, openTokenSession } from './pkcs11-token';
 import { MasterKeyring, UnknownMasterKeyError, hsmUnavailable } from './master-keyring';
 
 /** Stored key ids of the HSM's keys: `pkcs11:<label>` (an environment key's id has no colon). */
@@ -19,6 +19,29 @@ const MAX_SESSIONS = 8;
 const CALL_TIMEOUT_MS = 5_000;
 /** After a failed reconnection, calls fail at once for this long instead of each trying again. */
 const RETRY_AFTER_MS = 1_000;
+
+export interface Pkcs11KeyringOptions {
+  /**
+   * Labels of the token's other keys that wallets are still under (earlier current keys): checked at start like the
+   * current one, so that no key the service unwraps with escapes the checks. Keys not named here are found, and checked,
+   * when a wallet under them is first opened.
+   */
+  olderLabels?: Iterable<string>;
+  /**
+   * `rewrap` only: an older key that fails the checks (AES-128, extractable, not sensitive) still unwraps, with a
+   * warning, so that its wallets can be moved onto the current key, the way out of such a key. The current key is
+   * checked whatever this says, and the service leaves it off: it refuses to start, or to use such a key.
+   */
+  useWeakOlderKeys?: boolean;
+}
+
+/** A wallet's key is on the token but is not fit to be a master key (found after start): it is not used. */
+export class MasterKeyRefusedError extends Error {
+  constructor(id: string, problem: MasterKeyProblem) {
+    super(`Master key "${id}" is refused: ${MASTER_KEY_PROBLEMS[problem]}`);
+    this.name = 'MasterKeyRefusedError';
+  }
+}
 
 interface Connection {
   pkcs11: PKCS11;
@@ -55,17 +78,26 @@ export class Pkcs11Keyring implements MasterKeyring {
     private readonly lib: Pkcs11js,
     private readonly config: Pkcs11Config,
     readonly currentLabel: string,
+    private readonly useWeakOlderKeys: boolean,
   ) {
     this.currentId = `${PKCS11_KEY_PREFIX}${currentLabel}`;
   }
 
-  /** Connects and checks the current key; a token, PIN or key that is not as configured is a {@link Pkcs11StartError}. */
-  static async open(config: Pkcs11Config, currentLabel: string): Promise<Pkcs11Keyring> {
-    const keyring = new Pkcs11Keyring(await loadPkcs11js(), config, currentLabel);
+  /**
+   * Connects and checks the current key and `olderLabels`; a token, PIN or key that is not as configured is a
+   * {@link Pkcs11StartError}.
+   */
+  static async open(config: Pkcs11Config, currentLabel: string, options: Pkcs11KeyringOptions = {}): Promise<Pkcs11Keyring> {
+    const keyring = new Pkcs11Keyring(await loadPkcs11js(), config, currentLabel, options.useWeakOlderKeys ?? false);
     const connection = keyring.connect();
     try {
       const session = connection.idle[0];
-      connection.keys.set(currentLabel, keyring.masterKey(connection.pkcs11, session, currentLabel));
+      connection.keys.set(currentLabel, keyring.currentKey(connection.pkcs11, session));
+      for (const label of new Set(options.olderLabels ?? [])) {
+        if (label !== currentLabel) {
+          keyring.checkOlderKey(connection, session, label);
+        }
+      }
     } catch (error) {
       keyring.disconnect(connection);
       throw error;
@@ -94,8 +126,11 @@ export class Pkcs11Keyring implements MasterKeyring {
     return this.call(id, async (pkcs11, session, key) => {
       pkcs11.C_DecryptInit(session, this.gcm(wrapped.iv, aad), key);
       const input = Buffer.concat([wrapped.ciphertext, wrapped.tag]);
+      // The token writes the data key into this buffer (pkcs11js answers a view of it): the caller gets a copy of its
+      // own to zero, and this one is zeroed here, whatever happens, so a data key outlives no call in it.
+      const output = Buffer.alloc(input.length);
       try {
-        return Buffer.from(await pkcs11.C_DecryptAsync(session, input, Buffer.alloc(input.length)));
+        return Buffer.from(await pkcs11.C_DecryptAsync(session, input, output));
       } catch (error) {
         // A tag that does not verify is CKR_ENCRYPTED_DATA_INVALID by the standard; some tokens (SoftHSM2) answer
         // CKR_GENERAL_ERROR. Either is a bad wrap, not a failing token, when the same key still encrypts.
@@ -104,8 +139,10 @@ export class Pkcs11Keyring implements MasterKeyring {
           throw new IntegrityError();
         }
         throw error;
+      } finally {
+        output.fill(0);
       }
-    });
+    }, (late) => late.fill(0));
   }
 
   async close(): Promise<void> {
@@ -140,18 +177,22 @@ export class Pkcs11Keyring implements MasterKeyring {
    * Runs one token operation with key `id` on a session of its own. Any failure of the token (an error, or no answer
    * within 5 s) drops the connection and answers 503; a bad tag passes through as `IntegrityError`.
    */
-  private async call<T>(id: string, work: (pkcs11: PKCS11, session: Handle, key: Handle) => Promise<T>): Promise<T> {
+  private async call<T>(id: string, work: (pkcs11: PKCS11, session: Handle, key: Handle) => Promise<T>, discard?: (late: T) => void): Promise<T> {
     if (!this.holds(id)) {
       throw new UnknownMasterKeyError(id);
     }
     const connection = await this.connected();
     const session = await this.acquire(connection);
     let healthy = true;
+    let running: Promise<T> | undefined;
     try {
       const key = this.keyHandle(connection, session, id.slice(PKCS11_KEY_PREFIX.length));
-      return await withTimeout(this.tracked(work(connection.pkcs11, session, key)), CALL_TIMEOUT_MS);
+      running = this.tracked(work(connection.pkcs11, session, key));
+      return await withTimeout(running, CALL_TIMEOUT_MS);
     } catch (error) {
-      if (error instanceof IntegrityError || error instanceof UnknownMasterKeyError) {
+      // What a call brings back after its caller stopped waiting (a data key) reaches no one, who would zero it.
+      running?.then(discard, () => undefined).catch(() => undefined);
+      if (error instanceof IntegrityError || error instanceof UnknownMasterKeyError || error instanceof MasterKeyRefusedError) {
         throw error;
       }
       healthy = false;
@@ -177,17 +218,38 @@ export class Pkcs11Keyring implements MasterKeyring {
     return work;
   }
 
+  /**
+   * The key labelled `label`, found and checked the first time a connection uses it: a key that was not on the token at
+   * start (a later rewrap's key, one restored since), and every key again after a reconnection.
+   */
   private keyHandle(connection: Connection, session: Handle, label: string): Handle {
-    let key = connection.keys.get(label);
-    if (!key) {
-      const found = findSecretKey(this.lib, connection.pkcs11, session, label);
-      if (!found) {
-        throw new UnknownMasterKeyError(`${PKCS11_KEY_PREFIX}${label}`);
-      }
-      key = found;
-      connection.keys.set(label, key);
+    const known = connection.keys.get(label);
+    if (known) {
+      return known;
     }
+    const { key, problem } = this.usableKey(connection.pkcs11, session, label);
+    if (problem !== undefined) {
+      const id = `${PKCS11_KEY_PREFIX}${label}`;
+      throw problem === 'missing' ? new UnknownMasterKeyError(id) : new MasterKeyRefusedError(id, problem);
+    }
+    connection.keys.set(label, key);
     return key;
+  }
+
+  /**
+   * The key labelled `label` if this keyring may use it, else why not: missing, or a check it fails. With
+   * `useWeakOlderKeys` (rewrap) an older key that is on the token alone but weak is used all the same, with a warning.
+   */
+  private usableKey(pkcs11: PKCS11, session: Handle, label: string): { key: Handle; problem?: undefined } | { key?: undefined; problem: MasterKeyProblem } {
+    const { key, problem } = inspectMasterKey(this.lib, pkcs11, session, label);
+    if (problem === undefined) {
+      return { key };
+    }
+    if (key !== undefined && this.useWeakOlderKeys && label !== this.currentLabel) {
+      this.logger.warn(`Opening wallets under master key "${PKCS11_KEY_PREFIX}${label}" to move them to "${this.currentId}": ${MASTER_KEY_PROBLEMS[problem]}`);
+      return { key };
+    }
+    return { problem };
   }
 
   private async connected(): Promise<Connection> {
@@ -276,27 +338,36 @@ export class Pkcs11Keyring implements MasterKeyring {
     return { pkcs11, slot, idle: [session], open: 1, keys: new Map(), waiting: [] };
   }
 
-  /** The current key: an AES-256 key that is sensitive and never extractable, or the service does not start. */
-  private masterKey(pkcs11: PKCS11, session: Handle, label: string): Handle {
-    const key = findSecretKey(this.lib, pkcs11, session, label);
-    if (!key) {
-      throw new Pkcs11StartError('WALLET_MASTER_KEY_ID: the token has no secret key with this label (npm run hsm:create-key makes one)');
-    }
-    const [keyType, length, sensitive, extractable] = pkcs11
-      .C_GetAttributeValue(session, key, [
-        { type: this.lib.CKA_KEY_TYPE },
-        { type: this.lib.CKA_VALUE_LEN },
-        { type: this.lib.CKA_SENSITIVE },
-        { type: this.lib.CKA_EXTRACTABLE },
-      ])
-      .map((attribute) => attribute.value as Buffer);
-    if (ulong(keyType) !== this.lib.CKK_AES || ulong(length) !== 32) {
-      throw new Pkcs11StartError('WALLET_MASTER_KEY_ID: the key with this label is not an AES-256 key');
-    }
-    if (sensitive[0] !== 1 || extractable[0] !== 0) {
-      throw new Pkcs11StartError('WALLET_MASTER_KEY_ID: the key with this label can leave the token (extractable or not sensitive); a master key must not');
+  /**
+   * The current key: the one secret key with its label, AES-256, sensitive and never extractable, or the service does
+   * not start (the line names the variable, not the label: a configured value is never echoed).
+   */
+  private currentKey(pkcs11: PKCS11, session: Handle): Handle {
+    const { key, problem } = this.usableKey(pkcs11, session, this.currentLabel);
+    if (problem !== undefined) {
+      const hint = problem === 'missing' ? ' (npm run hsm:create-key makes one)' : '';
+      throw new Pkcs11StartError(`WALLET_MASTER_KEY_ID: ${MASTER_KEY_PROBLEMS[problem]}${hint}`);
     }
     return key;
+  }
+
+  /**
+   * An older key wallets are still under passes the same checks as the current one, or the service does not start (the
+   * line names the key as wallets store it: it comes from the database, not from the configuration). One that is not
+   * on the token is only a warning: its wallets cannot sign until it is back, as with a removed environment key.
+   */
+  private checkOlderKey(connection: Connection, session: Handle, label: string): void {
+    const id = `${PKCS11_KEY_PREFIX}${label}`;
+    const { key, problem } = this.usableKey(connection.pkcs11, session, label);
+    if (problem === 'missing') {
+      this.logger.warn(`Master key "${id}", which wallets are still under, is not on the token: those wallets cannot sign until it is back`);
+      return;
+    }
+    if (problem !== undefined) {
+      const remedy = problem === 'duplicate' ? '' : '; `npm run rewrap` moves its wallets to WALLET_MASTER_KEY_ID';
+      throw new Pkcs11StartError(`master key ${id} (an older key, wallets are still under it): ${MASTER_KEY_PROBLEMS[problem]}${remedy}`);
+    }
+    connection.keys.set(label, key);
   }
 
   private disconnect(connection: Connection): void {

@@ -91,18 +91,83 @@ function login(lib: Pkcs11js, pkcs11: PKCS11, session: Handle, pin: string): voi
   }
 }
 
-/** The secret key object with this label, if the token has one. */
-export function findSecretKey(lib: Pkcs11js, pkcs11: PKCS11, session: Handle, label: string): Handle | undefined {
+/**
+ * The secret key objects with this label: none, one, or two when the label is not unique (two are enough to tell; a
+ * token lets several objects share a label, and which one a search finds first is up to the token).
+ */
+export function findSecretKeys(lib: Pkcs11js, pkcs11: PKCS11, session: Handle, label: string): Handle[] {
   pkcs11.C_FindObjectsInit(session, [
     { type: lib.CKA_CLASS, value: lib.CKO_SECRET_KEY },
     { type: lib.CKA_LABEL, value: label },
   ]);
   try {
-    return pkcs11.C_FindObjects(session) ?? undefined;
+    // A token may answer fewer handles than asked for while more match: ask until two are found or none is left.
+    const found: Handle[] = [];
+    while (found.length < 2) {
+      const more = pkcs11.C_FindObjects(session, 2 - found.length);
+      if (more.length === 0) {
+        break;
+      }
+      found.push(...more);
+    }
+    return found;
   } finally {
     pkcs11.C_FindObjectsFinal(session);
   }
 }
+
+/** The token holds more than one secret key with a label: which one is meant cannot be told. */
+export class DuplicateKeyLabelError extends Error {
+  constructor(readonly label: string) {
+    super(`The token has more than one secret key labelled "${label}"`);
+    this.name = 'DuplicateKeyLabelError';
+  }
+}
+
+/** The secret key with this label, if the token has one; a label that names several keys is a {@link DuplicateKeyLabelError}. */
+export function findSecretKey(lib: Pkcs11js, pkcs11: PKCS11, session: Handle, label: string): Handle | undefined {
+  const keys = findSecretKeys(lib, pkcs11, session, label);
+  if (keys.length > 1) {
+    throw new DuplicateKeyLabelError(label);
+  }
+  return keys[0];
+}
+
+export type MasterKeyProblem = 'missing' | 'duplicate' | 'not-aes-256' | 'can-leave';
+
+/** The key with a label (when exactly one has it), and what makes it unfit to be a master key, if anything. */
+export type MasterKeyInspection = { key: Handle; problem?: 'not-aes-256' | 'can-leave' } | { key?: undefined; problem: 'missing' | 'duplicate' };
+
+/**
+ * Checks the secret key labelled `label` as a master key: exactly one key with the label, AES-256, sensitive and never
+ * extractable (so its value never leaves the token). Every key the wallet uses passes this, the current one and the
+ * older ones wallets are still under alike.
+ */
+export function inspectMasterKey(lib: Pkcs11js, pkcs11: PKCS11, session: Handle, label: string): MasterKeyInspection {
+  const keys = findSecretKeys(lib, pkcs11, session, label);
+  if (keys.length !== 1) {
+    return { problem: keys.length === 0 ? 'missing' : 'duplicate' };
+  }
+  const [key] = keys;
+  const [keyType, length, sensitive, extractable] = pkcs11
+    .C_GetAttributeValue(session, key, [{ type: lib.CKA_KEY_TYPE }, { type: lib.CKA_VALUE_LEN }, { type: lib.CKA_SENSITIVE }, { type: lib.CKA_EXTRACTABLE }])
+    .map((attribute) => attribute.value as Buffer);
+  if (ulong(keyType) !== lib.CKK_AES || ulong(length) !== 32) {
+    return { key, problem: 'not-aes-256' };
+  }
+  if (sensitive[0] !== 1 || extractable[0] !== 0) {
+    return { key, problem: 'can-leave' };
+  }
+  return { key };
+}
+
+/** What each problem is, said of "the key with this label" (the caller names the variable or the key id first). */
+export const MASTER_KEY_PROBLEMS: Record<MasterKeyProblem, string> = {
+  missing: 'the token has no secret key with this label',
+  duplicate: 'the token has more than one secret key with this label, so which one is meant cannot be told (give the others another label, or delete them, with the HSM\'s tools)',
+  'not-aes-256': 'the key with this label is not an AES-256 key',
+  'can-leave': 'the key with this label can leave the token (extractable or not sensitive), which a master key must not',
+};
 
 /** Closes every session and unloads the library; what is already gone (a failed token) is skipped. */
 export function closeToken(pkcs11: PKCS11, slot?: Handle): void {

@@ -8,7 +8,7 @@ import { webCrypto } from './web-crypto';
 /** SPEC §3: the audience of profile JWTs (typed against the contract, so a change there fails the build here). */
 const PROFILE_AUDIENCE: ProfileClaims['aud'] = 'game-wallet:profile';
 
-export interface ProfileClaimsCheck {
+export interface ProfileClaimsOptions {
   /** The expected `iss` (the platform's `JWT_ISSUER`, default `game-wallet`); not checked when absent. */
   issuer?: string;
   /** The expected `aud` (default `game-wallet:profile`). */
@@ -16,6 +16,28 @@ export interface ProfileClaimsCheck {
   /** Clock skew allowed when checking `exp`, `nbf` and `iat`, in seconds (default 5). */
   clockToleranceSec?: number;
 }
+
+/**
+ * The game (`app` claim) a token must be for. One platform issues tokens to the players of every game on it, all
+ * signed by the same keys: without this check a game server would accept a token made for a player of another game.
+ * It is required, not a default: a forgotten option would go unnoticed (every token of one's own game still verifies),
+ * so accepting every game must be said at the call site with `acceptAnyApp: true`, for the rare server that serves
+ * every game of a platform and checks `claims.app` itself.
+ */
+export type ExpectedApp =
+  | {
+      /** The game id (`applicationId`) a token must be for, or the ids of the games this server serves. */
+      app: string | readonly string[];
+      acceptAnyApp?: never;
+    }
+  | {
+      /** Accept tokens of every game: the caller checks `claims.app` itself. */
+      acceptAnyApp: true;
+      app?: never;
+    };
+
+/** What a verified token must carry besides its signature. */
+export type ProfileClaimsCheck = ProfileClaimsOptions & ExpectedApp;
 
 export type JwksSource = { jwksUrl: string; baseUrl?: never } | { baseUrl: string; jwksUrl?: never };
 
@@ -32,21 +54,24 @@ const DEFAULT_CACHE: JwksCacheSettings = { cacheSec: 300, cooldownSec: 30 };
 const DEFAULT_TOLERANCE_SEC = 5;
 
 /**
- * Verifies profile JWTs offline (SPEC §3): ES256 over the JWKS's P-256 keys with WebCrypto, then `aud`, `iss` when
- * configured, `exp`, `nbf` and `iat`. The JWKS is fetched on first use and cached for `jwksCacheSec`; a token from a
+ * Verifies profile JWTs offline (SPEC §3): ES256 over the JWKS's P-256 keys with WebCrypto, then `aud`, `app` (the
+ * game, see {@link ExpectedApp}), `iss` when configured, `exp`, `nbf` and `iat`. The JWKS is fetched on first use and cached for `jwksCacheSec`; a token from a
  * key not in the cache (a rotation) fetches it again, at most once per `jwksCooldownSec`. Revocation is not seen
  * offline: a revoked token verifies here until it expires; the platform itself refuses it.
  */
 export class ProfileTokenVerifier {
   private readonly keys: JwksKeySet;
+  private readonly check: ResolvedCheck;
 
-  constructor(private readonly options: ProfileTokenVerifierOptions) {
+  /** Throws a `TypeError` without a JWKS source, or without `app` (or `acceptAnyApp: true`). */
+  constructor(options: ProfileTokenVerifierOptions) {
+    this.check = resolveCheck(options);
     this.keys = keySetFor(options, { cacheSec: options.jwksCacheSec ?? DEFAULT_CACHE.cacheSec, cooldownSec: options.jwksCooldownSec ?? DEFAULT_CACHE.cooldownSec });
   }
 
-  /** The token's claims; `INVALID_TOKEN` or `TOKEN_EXPIRED` when it is not a valid profile JWT. */
+  /** The token's claims; `INVALID_TOKEN` or `TOKEN_EXPIRED` when it is not a valid profile JWT for the expected game. */
   verify(jwt: string): Promise<ProfileClaims> {
-    return verifyWith(this.keys, jwt, this.options);
+    return verifyWith(this.keys, jwt, this.check);
   }
 }
 
@@ -57,6 +82,7 @@ const sharedKeySets = new Map<FetchFunction | undefined, Map<string, JwksKeySet>
  * JWKS URL (and the same `fetch`), with the default cache settings.
  */
 export function verifyProfileJwt(jwt: string, options: JwksSource & ProfileClaimsCheck & ClientOptions): Promise<ProfileClaims> {
+  const check = resolveCheck(options);
   const url = jwksUrlOf(options);
   let byUrl = sharedKeySets.get(options.fetch);
   if (byUrl === undefined) {
@@ -68,7 +94,29 @@ export function verifyProfileJwt(jwt: string, options: JwksSource & ProfileClaim
     keys = keySetFor(options, DEFAULT_CACHE);
     byUrl.set(url, keys);
   }
-  return verifyWith(keys, jwt, options);
+  return verifyWith(keys, jwt, check);
+}
+
+/** The claims check with its games as a list (`undefined`: any game, asked for with `acceptAnyApp: true`). */
+interface ResolvedCheck extends ProfileClaimsOptions {
+  apps?: readonly string[];
+}
+
+function resolveCheck(options: ProfileClaimsCheck): ResolvedCheck {
+  const { issuer, audience, clockToleranceSec } = options;
+  // Checked at run time too: JavaScript callers get no compile-time error for a missing `app`.
+  const { app, acceptAnyApp } = options as { app?: unknown; acceptAnyApp?: unknown };
+  if (acceptAnyApp === true) {
+    if (app !== undefined) {
+      throw new TypeError('app and acceptAnyApp: true exclude each other');
+    }
+    return { issuer, audience, clockToleranceSec };
+  }
+  const apps: unknown[] = Array.isArray(app) ? app : [app];
+  if (apps.length === 0 || !apps.every((id): id is string => typeof id === 'string' && id.length > 0)) {
+    throw new TypeError("app is required: the game id (or ids) whose tokens to accept; acceptAnyApp: true accepts every game's");
+  }
+  return { issuer, audience, clockToleranceSec, apps };
 }
 
 function keySetFor(options: JwksSource & ClientOptions, settings: JwksCacheSettings): JwksKeySet {
@@ -90,7 +138,7 @@ function jwksUrlOf(source: JwksSource): string {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-async function verifyWith(keys: JwksKeySet, jwt: string, check: ProfileClaimsCheck): Promise<ProfileClaims> {
+async function verifyWith(keys: JwksKeySet, jwt: string, check: ResolvedCheck): Promise<ProfileClaims> {
   const parts = typeof jwt === 'string' ? jwt.split('.') : [];
   if (parts.length !== 3) {
     throw invalid('The token is not a JWT (three base64url parts)');
@@ -123,7 +171,7 @@ async function verifyWith(keys: JwksKeySet, jwt: string, check: ProfileClaimsChe
   return checkClaims(decodeJson(encodedPayload, 'payload'), check);
 }
 
-function checkClaims(claims: Record<string, unknown>, check: ProfileClaimsCheck): ProfileClaims {
+function checkClaims(claims: Record<string, unknown>, check: ResolvedCheck): ProfileClaims {
   const audience = check.audience ?? PROFILE_AUDIENCE;
   const aud = claims.aud;
   if (!(aud === audience || (Array.isArray(aud) && aud.includes(audience)))) {
@@ -136,6 +184,9 @@ function checkClaims(claims: Record<string, unknown>, check: ProfileClaimsCheck)
     if (typeof claims[name] !== 'string') {
       throw invalid(`The token has no ${name} claim`);
     }
+  }
+  if (check.apps !== undefined && !check.apps.includes(claims.app as string)) {
+    throw invalid(`The token is not for ${check.apps.length === 1 ? `game ${check.apps[0]}` : `any of the games ${check.apps.join(', ')}`}`);
   }
   const { exp, nbf, iat } = claims;
   if (typeof exp !== 'number' || typeof iat !== 'number' || (nbf !== undefined && typeof nbf !== 'number')) {

@@ -148,7 +148,7 @@ describe('web console (Chromium)', () => {
     ]);
   });
 
-  it("edits a game's signing policy: a refused value shows the platform's message, a saved one is what the API answers", async () => {
+  it("edits a game's signing policy: a refused value shows the platform's message, a saved one is what the API answers and the form shows after a reload, and the audit trail shows what changed", async () => {
     const game = await createGame(platform, operatorToken, 'Policy game');
     const { page } = await newPage();
     await openSignedIn(page, platform, `/games/${game.gameId}/signing-policy`);
@@ -163,16 +163,46 @@ describe('web console (Chromium)', () => {
     await page.getByLabel('Most wei per transaction').fill('1000');
     await clients.getByRole('checkbox', { name: 'Transactions' }).check();
     await page.getByLabel('Allowed chain ids').fill('1, 8453');
-    await page.getByRole('checkbox', { name: /Allow transferring and splitting coins/ }).uncheck();
+    await page.getByLabel('Most fees per transaction, in wei').fill('21000000000000');
+    await page.getByLabel('Allowed typed-data primary types').fill('Order\nPermit');
+    await page.getByLabel('Most priority fee per transaction, in micro-lamports').fill('5000000');
+    await page.getByLabel('Most gas budget per transaction, in MIST').fill('50000000');
+    await page.getByRole('checkbox', { name: 'Allow transferring, splitting and merging coins' }).uncheck();
     await page.getByRole('button', { name: 'Save policy' }).click();
     await page.getByText(/Signing policy saved/).waitFor();
     const saved = await http<Record<string, unknown>>('GET', `${platform.baseUrl}/v1/console/games/${game.gameId}/signing-policy`, { bearer: operatorToken });
     expect(saved.body).toEqual({
       operations: { apiKey: ['message', 'transaction', 'typed-data'], profile: ['message', 'transaction'] },
-      evm: { chainIds: ['1', '8453'], maxValueWei: '1000', contracts: null },
-      sol: { programs: null, maxLamports: null },
-      sui: { packages: null, allowTransfers: false },
+      evm: { chainIds: ['1', '8453'], maxValueWei: '1000', maxFeeWei: '21000000000000', contracts: null, typedDataPrimaryTypes: ['Order', 'Permit'] },
+      sol: { programs: null, maxLamports: null, maxPriorityMicroLamports: '5000000' },
+      sui: { packages: null, allowTransfers: false, maxGasBudget: '50000000' },
     });
+
+    await page.reload();
+    await expect(page.getByLabel('Most fees per transaction, in wei').inputValue()).resolves.toBe('21000000000000');
+    await expect(page.getByLabel('Allowed typed-data primary types').inputValue()).resolves.toBe('Order\nPermit');
+    await expect(page.getByLabel('Most priority fee per transaction, in micro-lamports').inputValue()).resolves.toBe('5000000');
+    await expect(page.getByLabel('Most gas budget per transaction, in MIST').inputValue()).resolves.toBe('50000000');
+    await expect(page.getByRole('checkbox', { name: 'Allow transferring, splitting and merging coins' }).isChecked()).resolves.toBe(false);
+
+    // The refused value changed nothing; the saved policy is one entry, its changed fields in the form's order.
+    await tab(page, 'Audit').click();
+    const change = page.getByRole('row').filter({ hasText: 'Signing policy changed' });
+    await change.waitFor();
+    await expect(page.locator('td[data-label="Action"]').allTextContents()).resolves.toEqual(['Signing policy changed', 'API key created', 'Game created']);
+    await expect(change.getByRole('listitem').allTextContents()).resolves.toEqual([
+      'operations.profile: message → message, transaction',
+      'evm.chainIds: any → 1, 8453',
+      'evm.maxValueWei: any → 1000',
+      'evm.maxFeeWei: any → 21000000000000',
+      'evm.typedDataPrimaryTypes: any → Order, Permit',
+      'sol.maxPriorityMicroLamports: any → 5000000',
+      'sui.maxGasBudget: any → 50000000',
+      'sui.allowTransfers: true → false',
+    ]);
+    await expect(change.locator('td[data-label="Actor"]').textContent()).resolves.toBe('You');
+    await expect(change.locator('td[data-label="Target"]').textContent()).resolves.toBe('Game “Policy game”');
+    await expect(change.textContent()).resolves.toMatch(/ip: 127\.0\.0\.1/);
   });
 
   it('shows what a game stored (uniqueId, userData, image URL) as text, no injected script runs, and the image is fetched without a referrer', async () => {

@@ -18,6 +18,17 @@ describe('web console screens (axe-core, screenshots)', () => {
     gameId = game.gameId;
     const staging = await http<{ id: string }>('POST', `${platform.baseUrl}/v1/console/games/${gameId}/api-keys`, { bearer: token, body: { name: 'staging server' } });
     await http('PATCH', `${platform.baseUrl}/v1/console/games/${gameId}/api-keys/${staging.body.id}`, { bearer: token, body: { active: false } });
+    // A policy with every kind of field set: the policy screen shows them filled, the audit screen the change.
+    const policy = await http('PUT', `${platform.baseUrl}/v1/console/games/${gameId}/signing-policy`, {
+      bearer: token,
+      body: {
+        operations: { apiKey: ['message', 'transaction', 'typed-data'], profile: ['message', 'typed-data'] },
+        evm: { chainIds: ['8453'], maxValueWei: '10000000000000000', maxFeeWei: '2000000000000000', contracts: ['0x1111111111111111111111111111111111111111'], typedDataPrimaryTypes: ['Order'] },
+        sol: { programs: null, maxLamports: '50000000', maxPriorityMicroLamports: null },
+        sui: { packages: ['0x2'], allowTransfers: false, maxGasBudget: '50000000' },
+      },
+    });
+    expect(policy.status).toBe(200);
     for (const [index, uniqueId] of ['ada', 'grace', 'linus'].entries()) {
       const player = await http<{ walletId: string }>('POST', `${platform.coreUrl}/v1/player/create`, {
         apiKey: game.key,
@@ -98,6 +109,7 @@ describe('web console screens (axe-core, screenshots)', () => {
 
     await tab('Audit').click();
     await page.getByText('Signed', { exact: true }).first().waitFor();
+    await page.getByText('evm.maxFeeWei: any → 2000000000000000').waitFor();
     await check(page, `${label}-09-audit`);
 
     await tab('Signing policy').click();

@@ -3,6 +3,12 @@ import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, http
 import { Transaction as SuiTransaction } from '@mysten/sui/transactions';
 import { Keypair, PublicKey, SystemProgram, Transaction, TransactionInstruction } from '@solana/web3.js';
 import { base58 } from '@scure/base';
+import { newId } from '@game-wallet/database';
+import { DataSource } from 'typeorm';
+import { walletDataSourceOptions } from '../src/database/data-source-options';
+import { PolicyEventEntity } from '../src/policies/policy-event.entity';
+import { SigningPoliciesRepository } from '../src/policies/signing-policies.repository';
+import { SigningPolicyEntity } from '../src/policies/signing-policy.entity';
 
 /** A game's signing policy through the console API, enforced on every signing route and recorded in the audit trail. */
 describe('signing policy per game', () => {
@@ -132,5 +138,80 @@ describe('signing policy per game', () => {
     expect([wrong.status, wrong.body.code, wrong.body.message]).toEqual([400, 'VALIDATION_FAILED', 'evm.maxValueWei: must be a whole number in decimal digits']);
     const unknown = await http<{ code: string }>('GET', `${platform.baseUrl}/v1/console/games/0190a0a0-0000-7000-8000-000000000000/signing-policy`, { bearer: operator });
     expect([unknown.status, unknown.body.code]).toEqual([404, 'GAME_NOT_FOUND']);
+  });
+
+  /** The game's audit trail through the console API, every page of `limit` entries followed to the end. */
+  const auditOf = async (gameId: string, limit = 100): Promise<AuditEntryView[]> => {
+    const entries: AuditEntryView[] = [];
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const page: { status: number; body: Page<AuditEntryView> } = await http<Page<AuditEntryView>>('GET', `${platform.baseUrl}/v1/console/games/${gameId}/audit?limit=${limit}&cursor=${cursor}`, { bearer: operator });
+      expect(page.status).toBe(200);
+      entries.push(...page.body.items);
+      cursor = page.body.nextCursor;
+    }
+    return entries;
+  };
+  const operatorId = async (): Promise<string> => (await http<{ operator: { id: string } }>('GET', `${platform.baseUrl}/v1/console/session`, { bearer: operator })).body.operator.id;
+
+  it('audits every policy change with the operator, their address and the whole policy before and after, newest first in the console audit', async () => {
+    const audited = await createGame(platform, operator, 'Audited policy game');
+    const url = `${platform.baseUrl}/v1/console/games/${audited.gameId}/signing-policy`;
+    const first: SigningPolicy = { ...DEFAULT_SIGNING_POLICY, operations: { ...DEFAULT_SIGNING_POLICY.operations, profile: ['message', 'transaction'] }, evm: { ...DEFAULT_SIGNING_POLICY.evm, maxValueWei: '1000' } };
+    const second: SigningPolicy = { ...first, evm: { ...first.evm, maxFeeWei: '21000000000000' }, sui: { ...first.sui, maxGasBudget: '50000000' } };
+    expect((await http('PUT', url, { bearer: operator, body: first })).status).toBe(200);
+    // A signature between the two changes: the wallet's two kinds of entries come back merged in time order.
+    expect((await http('POST', `${platform.baseUrl}/v1/wallet/${(await createPlayer(platform, audited.key, 'audited-player')).walletId}/sign`, { apiKey: audited.key, body: { chain: 'evm', message: 'between' } })).status).toBe(200);
+    expect((await http('PUT', url, { bearer: operator, body: second })).status).toBe(200);
+
+    const entries = await auditOf(audited.gameId);
+    expect(entries.map((entry) => entry.action)).toEqual(['signing_policy.updated', 'wallet.signed', 'signing_policy.updated', 'api_key.created', 'game.created']);
+    const [latest, , earliest] = entries;
+    for (const entry of [latest, earliest]) {
+      expect(entry).toMatchObject({ actor: `operator:${await operatorId()}`, target: `game:${audited.gameId}` });
+      expect(entry.details.ip).toBe('127.0.0.1');
+    }
+    expect([earliest.details.before, earliest.details.after]).toEqual([DEFAULT_SIGNING_POLICY, first]);
+    expect([latest.details.before, latest.details.after]).toEqual([first, second]);
+    // The same entries a page of one at a time: each cursor continues after the entry before it, across both services.
+    expect(await auditOf(audited.gameId, 1)).toEqual(entries);
+  });
+
+  it('records the right "before" for each of concurrent policy changes made through the console API', async () => {
+    const raced = await createGame(platform, operator, 'Raced policy game');
+    const url = `${platform.baseUrl}/v1/console/games/${raced.gameId}/signing-policy`;
+    const policies = Array.from({ length: 16 }, (_, index) => index + 1).map((n): SigningPolicy => ({ ...DEFAULT_SIGNING_POLICY, evm: { ...DEFAULT_SIGNING_POLICY.evm, maxValueWei: String(n) } }));
+    // Read first, as the console does: the PUTs then reach the wallet together, before the game has a stored policy.
+    expect((await http('GET', url, { bearer: operator })).body).toEqual(DEFAULT_SIGNING_POLICY);
+    const answers = await Promise.all(policies.map((policy) => http('PUT', url, { bearer: operator, body: policy })));
+    expect(answers.map((answer) => answer.status)).toEqual(policies.map(() => 200));
+
+    const changes = (await auditOf(raced.gameId)).filter((entry) => entry.action === 'signing_policy.updated').reverse();
+    expect(changes).toHaveLength(policies.length);
+    // Oldest first, each change starts from the policy the one before it left, and the last one is what is stored.
+    expect(changes.map((change) => change.details.before)).toEqual([DEFAULT_SIGNING_POLICY, ...changes.slice(0, -1).map((change) => change.details.after)]);
+    expect(new Set(changes.map((change) => (change.details.after as SigningPolicy).evm.maxValueWei))).toEqual(new Set(policies.map((policy) => policy.evm.maxValueWei)));
+    expect((await http('GET', url, { bearer: operator })).body).toEqual(changes[changes.length - 1].details.after);
+  });
+
+  it('saves concurrent first policies of a game one after another, each change recording the one before (straight against PostgreSQL)', async () => {
+    // Through the gateway the requests reach the wallet a few milliseconds apart; here they all start their
+    // transactions before any commits, while the game has no stored policy yet.
+    const dataSource = await new DataSource(walletDataSourceOptions(platform.databaseUrl)).initialize();
+    try {
+      const repository = new SigningPoliciesRepository(dataSource.getRepository(SigningPolicyEntity), dataSource.getRepository(PolicyEventEntity));
+      const gameId = newId();
+      const policies = Array.from({ length: 8 }, (_, index): SigningPolicy => ({ ...DEFAULT_SIGNING_POLICY, sui: { ...DEFAULT_SIGNING_POLICY.sui, maxGasBudget: String(index + 1) } }));
+      await Promise.all(
+        policies.map((policy) =>
+          repository.replace(gameId, policy, (replaced) => ({ id: newId(), applicationId: gameId, at: new Date(), actor: 'system', action: 'signing_policy.updated', target: `game:${gameId}`, details: { before: replaced, after: policy } })),
+        ),
+      );
+      const changes = (await repository.listEvents(gameId, 100)).reverse();
+      expect(changes.map((change) => change.details.before)).toEqual([null, ...changes.slice(0, -1).map((change) => change.details.after)]);
+      expect(await repository.find(gameId)).toEqual(changes[changes.length - 1].details.after);
+    } finally {
+      await dataSource.destroy();
+    }
   });
 });

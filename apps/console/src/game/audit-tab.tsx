@@ -7,6 +7,8 @@ import { Pager } from '../ui/pager';
 import { QueryView, SectionHeader } from '../ui/query-view';
 import { EmptyState } from '../ui/states';
 import { useCurrentGame } from './game-context';
+import { POLICY_UPDATED, describePolicyChange, policyChanges } from './policy-changes';
+import { POLICY_FIELD_ORDER } from './signing-policy-form';
 
 /** An actor or target in words: the signed-in operator as "You", the game and its keys by name (while they exist). */
 function Reference({ value, operatorId, names }: { value: string; operatorId?: string; names: Map<string, string> }) {
@@ -19,6 +21,32 @@ function Reference({ value, operatorId, names }: { value: string; operatorId?: s
     <span title={value}>
       {kind} {name ? <span className="strong">“{name}”</span> : <code className="small">{id.slice(0, 8)}…</code>}
     </span>
+  );
+}
+
+/**
+ * What an entry recorded, as text: a policy change as the fields it changed, from what to what (one a line), then
+ * the rest of its details; any other entry as `name: value` pairs.
+ */
+function Details({ entry }: { entry: AuditEntryView }) {
+  if (entry.action !== POLICY_UPDATED) {
+    return <span title={JSON.stringify(entry.details)}>{describeDetails(entry.details)}</span>;
+  }
+  const { before, after, ...rest } = entry.details;
+  const changes = policyChanges(before, after, POLICY_FIELD_ORDER);
+  return (
+    <div className="cell-stack">
+      {changes.length === 0 ? (
+        <span>No field changed</span>
+      ) : (
+        <ul className="changes">
+          {changes.map((change) => (
+            <li key={change.field}>{describePolicyChange(change)}</li>
+          ))}
+        </ul>
+      )}
+      {Object.keys(rest).length > 0 && <span>{describeDetails(rest)}</span>}
+    </div>
   );
 }
 
@@ -45,14 +73,14 @@ export function AuditTab() {
       <td data-label="Target">
         <Reference value={entry.target} operatorId={operatorId} names={names} />
       </td>
-      <td data-label="Details" className="muted small wrap" title={JSON.stringify(entry.details)}>
-        {describeDetails(entry.details)}
+      <td data-label="Details" className={entry.action === POLICY_UPDATED ? 'muted small wrap stacked' : 'muted small wrap'}>
+        <Details entry={entry} />
       </td>
     </tr>
   );
   return (
     <div className="stack">
-      <SectionHeader title="Audit">Every change to the game and its keys, and every signature its wallets made, newest first.</SectionHeader>
+      <SectionHeader title="Audit">Every change to the game, its keys and its signing policy, and every signature its wallets made, newest first.</SectionHeader>
       <QueryView query={audit} loading="Loading the audit trail…" isEmpty={(page) => page.items.length === 0} empty={<EmptyState title="Nothing recorded yet" />}>
         {(page) => (
           <div className="card">

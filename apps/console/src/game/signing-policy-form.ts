@@ -6,6 +6,17 @@ export const OPERATIONS: { value: SigningOperation; label: string }[] = [
   { value: 'typed-data', label: 'Typed data (EIP-712)' },
 ];
 
+/**
+ * Every field of a policy in the order the form shows them, which the audit trail lists a change's fields in too
+ * (the values are placeholders; typed as a policy so that a field added to it is added here as well).
+ */
+export const POLICY_FIELD_ORDER: SigningPolicy = {
+  operations: { apiKey: [], profile: [] },
+  evm: { chainIds: null, maxValueWei: null, maxFeeWei: null, contracts: null, typedDataPrimaryTypes: null },
+  sol: { programs: null, maxLamports: null, maxPriorityMicroLamports: null },
+  sui: { packages: null, maxGasBudget: null, allowTransfers: true },
+};
+
 /** The policy as the form edits it: lists as text (one item a line, or commas), limits as text, empty meaning any. */
 export interface PolicyForm {
   apiKey: SigningOperation[];

@@ -8,20 +8,38 @@ import { useToast } from '../ui/toasts';
 import { useCurrentGame } from './game-context';
 import { OPERATIONS, type PolicyForm, formOfPolicy, policyOfForm } from './signing-policy-form';
 
-function TextField({ label, hint, value, onChange, multiline = false }: { label: string; hint: string; value: string; onChange: (value: string) => void; multiline?: boolean }) {
+function TextField({
+  label,
+  hint,
+  value,
+  onChange,
+  multiline = false,
+  numeric = false,
+}: {
+  label: string;
+  hint: string;
+  value: string;
+  onChange: (value: string) => void;
+  multiline?: boolean;
+  /** a whole number: phones offer their digit keyboard */
+  numeric?: boolean;
+}) {
+  const id = useId();
   const hintId = useId();
+  // The label names the field and the hint describes it: the hint is outside the label, so it is not read as part
+  // of the field's name.
   return (
-    <label className="field">
-      <span>{label}</span>
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
       {multiline ? (
-        <textarea rows={3} spellCheck={false} value={value} aria-describedby={hintId} onChange={(event) => onChange(event.target.value)} />
+        <textarea id={id} rows={3} spellCheck={false} value={value} aria-describedby={hintId} onChange={(event) => onChange(event.target.value)} />
       ) : (
-        <input spellCheck={false} value={value} aria-describedby={hintId} onChange={(event) => onChange(event.target.value)} />
+        <input id={id} spellCheck={false} inputMode={numeric ? 'numeric' : undefined} value={value} aria-describedby={hintId} onChange={(event) => onChange(event.target.value)} />
       )}
       <span id={hintId} className="muted small">
         {hint}
       </span>
-    </label>
+    </div>
   );
 }
 
@@ -49,6 +67,7 @@ function PolicyEditor({ initial }: { initial: PolicyForm }) {
   const notify = useToast();
   const [form, setForm] = useState(initial);
   const [error, setError] = useState<string | null>(null);
+  const transfersHintId = useId();
   const set = <K extends keyof PolicyForm>(key: K) => (value: PolicyForm[K]) => setForm((current) => ({ ...current, [key]: value }));
 
   const submit = (event: FormEvent) => {
@@ -70,21 +89,64 @@ function PolicyEditor({ initial }: { initial: PolicyForm }) {
       <fieldset className="card">
         <legend>EVM</legend>
         <TextField label="Allowed chain ids" hint="Decimal, one a line or separated by commas. Empty: any chain." value={form.evmChainIds} onChange={set('evmChainIds')} />
-        <TextField label="Most wei per transaction" hint="Empty: no limit." value={form.evmMaxValueWei} onChange={set('evmMaxValueWei')} />
-        <TextField label="Allowed addresses to call or pay" hint="0x addresses, one a line. Empty: any (set, it also refuses contract creation)." value={form.evmContracts} onChange={set('evmContracts')} multiline />
+        <TextField label="Most wei per transaction" hint="The value a transaction moves, in wei. Empty: no limit." value={form.evmMaxValueWei} onChange={set('evmMaxValueWei')} numeric />
+        <TextField
+          label="Most fees per transaction, in wei"
+          hint="Gas limit × the highest fee per gas it offers (maxFeePerGas or gasPrice). Empty: no limit."
+          value={form.evmMaxFeeWei}
+          onChange={set('evmMaxFeeWei')}
+          numeric
+        />
+        <TextField
+          label="Allowed addresses to call or pay"
+          hint="0x addresses, one a line: what a transaction may call or pay, and the verifyingContract typed data must name (set, typed data without one and contract creation are refused). Empty: any."
+          value={form.evmContracts}
+          onChange={set('evmContracts')}
+          multiline
+        />
+        <TextField
+          label="Allowed typed-data primary types"
+          hint="EIP-712 primaryType names typed data may have, one a line (such as Order or Permit). Empty: any."
+          value={form.evmTypedDataPrimaryTypes}
+          onChange={set('evmTypedDataPrimaryTypes')}
+          multiline
+        />
       </fieldset>
       <fieldset className="card">
         <legend>Solana</legend>
         <TextField label="Allowed programs" hint="Base58 program ids, one a line; every instruction must use one. Empty: any." value={form.solPrograms} onChange={set('solPrograms')} multiline />
-        <TextField label="Most lamports per transaction" hint="Counted over its System transfers. Empty: no limit." value={form.solMaxLamports} onChange={set('solMaxLamports')} />
+        <TextField
+          label="Most lamports per transaction"
+          hint="System Transfer, TransferWithSeed, CreateAccount and CreateAccountWithSeed, summed. With any Solana limit set, other System instructions are refused. Empty: no limit."
+          value={form.solMaxLamports}
+          onChange={set('solMaxLamports')}
+          numeric
+        />
+        <TextField
+          label="Most priority fee per transaction, in micro-lamports"
+          hint="ComputeBudget's unit price (micro-lamports per unit) × its unit limit. Empty: no limit."
+          value={form.solMaxPriorityMicroLamports}
+          onChange={set('solMaxPriorityMicroLamports')}
+          numeric
+        />
       </fieldset>
       <fieldset className="card">
         <legend>Sui</legend>
-        <TextField label="Allowed Move packages" hint="0x package ids a MoveCall may call, one a line. Empty: any." value={form.suiPackages} onChange={set('suiPackages')} multiline />
+        <TextField
+          label="Allowed Move packages"
+          hint="0x package ids a MoveCall may call, one a line; set, Publish and Upgrade are refused. Empty: any."
+          value={form.suiPackages}
+          onChange={set('suiPackages')}
+          multiline
+        />
+        <TextField label="Most gas budget per transaction, in MIST" hint="The transaction's gas budget (1 SUI is 10⁹ MIST). Empty: no limit." value={form.suiMaxGasBudget} onChange={set('suiMaxGasBudget')} numeric />
         <label className="check">
-          <input type="checkbox" checked={form.suiAllowTransfers} onChange={(event) => set('suiAllowTransfers')(event.target.checked)} />
-          <span>Allow transferring and splitting coins (TransferObjects, SplitCoins)</span>
+          <input type="checkbox" checked={form.suiAllowTransfers} aria-describedby={transfersHintId} onChange={(event) => set('suiAllowTransfers')(event.target.checked)} />
+          <span>Allow transferring, splitting and merging coins</span>
         </label>
+        <p id={transfersHintId} className="muted small check-hint">
+          TransferObjects, SplitCoins, MergeCoins, and the Sui framework's Move calls that move coins or objects (0x2::transfer, 0x2::pay, 0x2::coin).
+        </p>
       </fieldset>
       <FormError message={error} />
       <div>

@@ -15,6 +15,7 @@ describe('safeImageUrl', () => {
 describe('audit wording', () => {
   it('names known actions in words and keeps unknown ones as they are', () => {
     expect(describeAction('api_key.deactivated')).toBe('API key deactivated');
+    expect(describeAction('signing_policy.updated')).toBe('Signing policy changed');
     expect(describeAction('something.new')).toBe('something.new');
   });
 

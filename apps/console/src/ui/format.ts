@@ -35,6 +35,7 @@ const ACTIONS: Record<string, string> = {
   'api_key.deleted': 'API key deleted',
   'wallet.signed': 'Signed',
   'wallet.signing-denied': 'Signing refused by the policy',
+  'signing_policy.updated': 'Signing policy changed',
   'operator.signed_in': 'Signed in',
   'operator.signed_out': 'Signed out',
 };

@@ -17,7 +17,6 @@ export class PoliciesController {
 
   @Handles(PATTERNS.wallet.putSigningPolicy)
   put(@Payload() { payload, principal }: EnvelopeOf<'wallet.policies.put'>): Promise<SigningPolicy> {
-    requireOperator(principal);
-    return this.policies.put(payload.gameId, payload.policy);
+    return this.policies.put(payload.gameId, payload.policy, requireOperator(principal));
   }
 }

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DEFAULT_SIGNING_POLICY, SigningPolicy, withPolicyDefaults } from '@game-wallet/contracts';
+import { AuditEntryView, DEFAULT_SIGNING_POLICY, OperatorPrincipal, SigningPolicy, actorOf, withPolicyDefaults } from '@game-wallet/contracts';
+import { newId } from '@game-wallet/database';
 import { LRUCache } from 'lru-cache';
-import { Repository } from 'typeorm';
-import { SigningPolicyEntity } from './signing-policy.entity';
+import { SigningPoliciesRepository } from './signing-policies.repository';
+
+/** The audit action of a policy change. */
+export const POLICY_UPDATED = 'signing_policy.updated';
 
 /**
  * Games' signing policies. Each replica keeps a policy it read for half a second at most, so a change reaches every
@@ -13,23 +15,44 @@ import { SigningPolicyEntity } from './signing-policy.entity';
 export class SigningPoliciesService {
   private readonly cache = new LRUCache<string, SigningPolicy>({ max: 10_000, ttl: 500 });
 
-  constructor(@InjectRepository(SigningPolicyEntity) private readonly policies: Repository<SigningPolicyEntity>) {}
+  constructor(private readonly policies: SigningPoliciesRepository) {}
 
   async forGame(applicationId: string): Promise<SigningPolicy> {
     const cached = this.cache.get(applicationId);
     if (cached !== undefined) {
       return cached;
     }
-    const row = await this.policies.findOneBy({ applicationId });
-    // A policy saved before a limit existed has no value for it: no limit, as when it was saved.
-    const policy = row === null ? DEFAULT_SIGNING_POLICY : withPolicyDefaults(row.policy);
+    const policy = effective(await this.policies.find(applicationId));
     this.cache.set(applicationId, policy);
     return policy;
   }
 
-  async put(applicationId: string, policy: SigningPolicy): Promise<SigningPolicy> {
-    await this.policies.upsert({ applicationId, policy, updatedAt: new Date() }, ['applicationId']);
+  /** Replaces the game's policy and audits the change (the operator, their address, the policy before and after). */
+  async put(applicationId: string, policy: SigningPolicy, operator: OperatorPrincipal): Promise<SigningPolicy> {
+    await this.policies.replace(applicationId, policy, (replaced) => ({
+      id: newId(),
+      applicationId,
+      at: new Date(),
+      actor: actorOf(operator),
+      action: POLICY_UPDATED,
+      target: `game:${applicationId}`,
+      details: { ...(operator.ip === undefined ? {} : { ip: operator.ip }), before: effective(replaced), after: policy },
+    }));
     this.cache.delete(applicationId);
     return policy;
   }
+
+  /** A game's policy changes in the console's audit shape, newest first, older than `beforeId`. */
+  async auditEntries(applicationId: string, limit: number, beforeId?: string): Promise<AuditEntryView[]> {
+    const rows = await this.policies.listEvents(applicationId, limit, beforeId);
+    return rows.map((row) => ({ id: row.id, at: row.at.toISOString(), actor: row.actor, action: row.action, target: row.target, details: row.details }));
+  }
+}
+
+/**
+ * The policy a game signs under: the default when it never set one; a policy saved before a limit existed has no
+ * value for it, so no limit, as when it was saved.
+ */
+function effective(stored: SigningPolicy | null): SigningPolicy {
+  return stored === null ? DEFAULT_SIGNING_POLICY : withPolicyDefaults(stored);
 }

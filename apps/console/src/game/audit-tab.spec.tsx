@@ -1,0 +1,36 @@
+import type { AuditEntryView, SigningPolicy } from '@game-wallet/contracts/views';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderGameTab, stubApi } from '../test-utils';
+import { AuditTab } from './audit-tab';
+
+const game = { id: 'g1', name: 'Space Miners', createdAt: '2026-11-21T10:00:00.000Z' };
+const before: SigningPolicy = {
+  operations: { apiKey: ['message', 'transaction', 'typed-data'], profile: ['message'] },
+  evm: { chainIds: null, maxValueWei: null, maxFeeWei: null, contracts: null, typedDataPrimaryTypes: null },
+  sol: { programs: null, maxLamports: null, maxPriorityMicroLamports: null },
+  sui: { packages: null, allowTransfers: true, maxGasBudget: null },
+};
+// In the order PostgreSQL gives it back (jsonb: shortest name first), not the form's.
+const after: SigningPolicy = { evm: { ...before.evm, maxValueWei: '1000' }, sol: before.sol, sui: before.sui, operations: { ...before.operations, profile: ['message', 'transaction'] } };
+const entry = (id: string, details: Record<string, unknown>): AuditEntryView => ({ id, at: '2026-11-21T10:00:00.000Z', actor: 'operator:o1', action: 'signing_policy.updated', target: 'game:g1', details });
+
+describe(AuditTab.name, () => {
+  it('shows a policy change as the fields it changed, from what to what, in the order of the form, with the address it came from', async () => {
+    stubApi({
+      'GET /games/g1/audit?limit=20': {
+        status: 200,
+        body: { items: [entry('e2', { ip: '198.51.100.7', before: after, after }), entry('e1', { ip: '198.51.100.7', before, after })], nextCursor: null },
+      },
+      'GET /session': { status: 200, body: { operator: { id: 'o1', email: 'operator@example.com' }, expiresAt: '2026-11-22T10:00:00.000Z' } },
+      'GET /games/g1/api-keys': { status: 200, body: { items: [] } },
+    });
+    renderGameTab(<AuditTab />, game);
+    const [again, first] = (await screen.findAllByRole('row')).slice(1);
+    expect(within(first).getByText('Signing policy changed')).toBeInTheDocument();
+    expect(within(first).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['operations.profile: message → message, transaction', 'evm.maxValueWei: any → 1000']);
+    expect(within(first).getByText('ip: 198.51.100.7')).toBeInTheDocument();
+    expect(first.textContent).not.toContain('"operations"');
+    expect(within(again).getByText('No field changed')).toBeInTheDocument();
+  });
+});

@@ -118,7 +118,7 @@ describe('signing policy per game', () => {
     expect(outcome(await signTransaction(await sui(clock('0x2'))))).toBe('allowed');
     expect(outcome(await signTransaction(await sui(clock('0x3'))))).toBe('403 POLICY_DENIED');
     const split = await signTransaction(await sui((transaction) => transaction.splitCoins(transaction.gas, [1])));
-    expect([outcome(split), split.body.message]).toEqual(['403 POLICY_DENIED', "The game's signing policy refuses this: TransferObjects and SplitCoins are not allowed (sui.allowTransfers)"]);
+    expect([outcome(split), split.body.message]).toEqual(['403 POLICY_DENIED', "The game's signing policy refuses this: TransferObjects, SplitCoins and MergeCoins are not allowed (sui.allowTransfers)"]);
   });
 
   it('records allowed and denied attempts in the audit trail, with operation, chain, hash and credential', async () => {

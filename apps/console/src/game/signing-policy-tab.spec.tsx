@@ -28,7 +28,7 @@ describe(SigningPolicyTab.name, () => {
     expect(screen.getByLabelText('Allowed addresses to call or pay')).toHaveAccessibleDescription(/verifyingContract/);
     expect(screen.getByLabelText('Most lamports per transaction')).toHaveAccessibleDescription(/TransferWithSeed, CreateAccount and CreateAccountWithSeed, summed\. With any Solana limit set, other System instructions are refused/);
     expect(screen.getByLabelText('Allowed Move packages')).toHaveAccessibleDescription(/Publish and Upgrade are refused/);
-    expect(screen.getByRole('checkbox', { name: 'Allow transferring, splitting and merging coins' })).toHaveAccessibleDescription(/Move calls that move coins or objects/);
+    expect(screen.getByRole('checkbox', { name: 'Allow transferring, splitting and merging coins' })).toHaveAccessibleDescription(/Move calls that can move coins or objects are refused/);
   });
 
   it('saves the new limits as entered, and an emptied one as no limit', async () => {

@@ -145,7 +145,7 @@ function PolicyEditor({ initial }: { initial: PolicyForm }) {
           <span>Allow transferring, splitting and merging coins</span>
         </label>
         <p id={transfersHintId} className="muted small check-hint">
-          TransferObjects, SplitCoins, MergeCoins, and the Sui framework's Move calls that move coins or objects (0x2::transfer, 0x2::pay, 0x2::coin).
+          Off: TransferObjects, SplitCoins, MergeCoins, and Move calls that can move coins or objects are refused (the Sui framework's modules other than its read-only ones, such as 0x2::transfer, 0x2::pay, 0x2::coin or 0x2::kiosk; the bridge; DeepBook).
         </p>
       </fieldset>
       <FormError message={error} />

@@ -66,8 +66,9 @@ describe(checkSuiTransaction.name, () => {
     expect(await outcome(rules, clock, 10_000_001)).toBe('the gas budget of 10000001 MIST is over the limit of 10000000 (sui.maxGasBudget)');
   });
 
-  it('keeps refusing TransferObjects and SplitCoins with transfers off', async () => {
-    expect(await outcome(frameworkOnly, (tx) => void tx.splitCoins(tx.gas, [1]))).toBe('TransferObjects and SplitCoins are not allowed (sui.allowTransfers)');
+  it('refuses TransferObjects, SplitCoins and MergeCoins with transfers off', async () => {
+    expect(await outcome(frameworkOnly, (tx) => void tx.splitCoins(tx.gas, [1]))).toBe('TransferObjects, SplitCoins and MergeCoins are not allowed (sui.allowTransfers)');
+    expect(await outcome(frameworkOnly, (tx) => void tx.mergeCoins(tx.gas, [owned('44')(tx)]))).toBe('TransferObjects, SplitCoins and MergeCoins are not allowed (sui.allowTransfers)');
     expect(await outcome(DEFAULT_SIGNING_POLICY, (tx) => void tx.transferObjects([tx.gas], recipient))).toBe('allowed');
   });
 });

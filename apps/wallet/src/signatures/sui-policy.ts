@@ -81,8 +81,9 @@ export function checkSuiTransaction(policy: SigningPolicy, data: SuiTransactionD
         throw denied(`${command.MoveCall.package}::${command.MoveCall.module}::${command.MoveCall.function} can move coins or objects (sui.allowTransfers)`);
       }
     }
-    if ((command.TransferObjects || command.SplitCoins) && !policy.sui.allowTransfers) {
-      throw denied('TransferObjects and SplitCoins are not allowed (sui.allowTransfers)');
+    // MergeCoins too: a coin can be shared, and merging into someone else's shared coin gives the value away.
+    if ((command.TransferObjects || command.SplitCoins || command.MergeCoins) && !policy.sui.allowTransfers) {
+      throw denied('TransferObjects, SplitCoins and MergeCoins are not allowed (sui.allowTransfers)');
     }
   }
 }

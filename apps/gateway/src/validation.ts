@@ -59,10 +59,16 @@ export function parsePageQuery(query: unknown): { cursor?: string; limit: number
 // eslint-disable-next-line no-control-regex
 export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 
+/**
+ * Text people read or the database stores: no control characters (NUL included, which PostgreSQL cannot store).
+ * Spread into `.refine(...)`.
+ */
+export const withoutControlCharacters = [(value: string): boolean => !CONTROL_CHARACTERS.test(value), 'must not contain control characters'] as const;
+
 /** A short trimmed name (games, keys): 1–100 characters, no control characters. */
 export const nameField = z
   .string()
   .trim()
   .min(1, 'must not be empty')
   .max(100, 'must be at most 100 characters')
-  .refine((value) => !CONTROL_CHARACTERS.test(value), 'must not contain control characters');
+  .refine(...withoutControlCharacters);

@@ -96,6 +96,14 @@ describe('hostile input is refused with 400 and stops nothing', () => {
     expect(answer(response)).toBe(`400 VALIDATION_FAILED: ${message}`);
   });
 
+  it('refuses an EIP-1559 priority fee above the max fee with 400, not 500', async () => {
+    const response = await http<{ code: string; message: string }>('POST', `${platform.baseUrl}/v1/wallet/${player.walletId}/sign-transaction`, {
+      apiKey: game.key,
+      body: { chain: 'evm', transaction: { chainId: 1, gasLimit: 21000, maxFeePerGas: '0', maxPriorityFeePerGas: '1000000' } },
+    });
+    expect(answer(response)).toBe('400 VALIDATION_FAILED: transaction.maxPriorityFeePerGas: must not be more than maxFeePerGas');
+  });
+
   it('signs at the top of each range: value and fees 2^256-1, gas and chain id 2^64-1, nonce 2^53-1', async () => {
     const response = await http<{ signedTransaction: string }>('POST', `${platform.baseUrl}/v1/wallet/${player.walletId}/sign-transaction`, {
       apiKey: game.key,

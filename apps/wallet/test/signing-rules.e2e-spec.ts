@@ -75,25 +75,69 @@ describe('signing rules that cannot be walked around', () => {
       message: { a: [] },
     };
 
-    it('answers the "[]" × 32,650 + "x" field type sent straight to the wallet with 400 within 1 s, while a wallet read on the same replica answers within 250 ms', async () => {
+    /**
+     * Typed data sent straight to the wallet (no gateway in front to check it first), with a wallet read sent to the
+     * same replica right behind it: how long each takes, and how each ends.
+     */
+    const beside = async (typedData: TypedDataRequest) => {
       const principal = { kind: 'apiKey' as const, applicationId: game.gameId, keyId: game.keyId };
       const timed = async <T>(call: () => Promise<T>): Promise<{ ms: number; outcome: string }> => {
         const started = performance.now();
         const outcome = await call().then(
           () => 'ok',
-          (error: { code?: string }) => String(error.code),
+          (error: { code?: string; message?: string }) => `${error.code}: ${error.message}`,
         );
         return { ms: performance.now() - started, outcome };
       };
-      const typed = timed(() => client.call(PATTERNS.wallet.signTypedData, { payload: { walletId: player.walletId, typedData: quadratic }, principal }, { timeoutMs: 20_000 }));
+      const typed = timed(() => client.call(PATTERNS.wallet.signTypedData, { payload: { walletId: player.walletId, typedData }, principal }, { timeoutMs: 20_000 }));
       // The read goes out in the next turn, so it reaches the wallet right behind the typed data.
       await new Promise((resolve) => setImmediate(resolve));
       const read = timed(() => client.call(PATTERNS.wallet.getWallet, { payload: { walletId: player.walletId }, principal }, { timeoutMs: 20_000 }));
       const [typedAnswer, readAnswer] = await Promise.all([typed, read]);
-      expect(typedAnswer.outcome).toBe('VALIDATION_FAILED');
-      expect(typedAnswer.ms).toBeLessThan(1000);
-      expect(readAnswer.outcome).toBe('ok');
-      expect(readAnswer.ms).toBeLessThan(250);
+      return { typed: typedAnswer, read: readAnswer };
+    };
+
+    it('answers the "[]" × 32,650 + "x" field type sent straight to the wallet with 400 within 1 s, while a wallet read on the same replica answers within 250 ms', async () => {
+      const { typed, read } = await beside(quadratic);
+      expect(typed.outcome).toMatch(/^VALIDATION_FAILED: types\.A\.0\.type: must be an EIP-712 type/);
+      expect(typed.ms).toBeLessThan(1000);
+      expect(read.outcome).toBe('ok');
+      expect(read.ms).toBeLessThan(250);
+    });
+
+    /** 31 layers of two types that each use both types of the next: 2^32 paths for ethers' circularity check to walk. */
+    const diamond = (): TypedDataRequest => {
+      const types: TypedDataRequest['types'] = { Order: [{ name: 'a', type: 'A0' }, { name: 'b', type: 'B0' }] };
+      for (let layer = 0; layer < 31; layer += 1) {
+        const next = layer < 30 ? [{ name: 'a', type: `A${layer + 1}` }, { name: 'b', type: `B${layer + 1}` }] : [{ name: 'x', type: 'uint8' }];
+        types[`A${layer}`] = next;
+        types[`B${layer}`] = next;
+      }
+      return { domain: { chainId: 8453, verifyingContract: shop }, types, primaryType: 'Order', message: {} };
+    };
+
+    it('answers 4 KB of types that reach each other 2^32 ways with 400 within 1 s, straight to the wallet and through the gateway, while a read answers within 250 ms', async () => {
+      const { typed, read } = await beside(diamond());
+      expect(typed.outcome).toBe('VALIDATION_FAILED: types: the types Order uses reach each other in more than 1024 ways; use fewer nested types');
+      expect(typed.ms).toBeLessThan(1000);
+      expect([read.outcome, read.ms < 250]).toEqual(['ok', true]);
+      expect(outcome(await post('sign-typed-data', diamond()))).toBe('400 VALIDATION_FAILED: types: the types Order uses reach each other in more than 1024 ways; use fewer nested types');
+    });
+
+    it('holds typed data sent straight to the wallet to the free-form bounds itself (a message 40 levels deep is 400)', async () => {
+      let deep: unknown = 1;
+      for (let level = 0; level < 40; level += 1) {
+        deep = [deep];
+      }
+      const { typed } = await beside({ domain: { chainId: 1 }, types: { A: [{ name: 'a', type: 'string' }] }, primaryType: 'A', message: { a: deep } });
+      expect(typed.outcome).toBe('VALIDATION_FAILED: message: must not nest objects and arrays more than 32 levels deep');
+    });
+
+    it('never signs a value the caller left out and Object.prototype has (a field named constructor): 400', async () => {
+      const inherited = { domain: { chainId: 1 }, types: { M: [{ name: 'constructor', type: 'S' }], S: [{ name: 'name', type: 'string' }, { name: 'length', type: 'uint256' }] }, primaryType: 'M', message: {} };
+      expect(outcome(await post('sign-typed-data', inherited))).toMatch(/^400 VALIDATION_FAILED: typedData: /);
+      const sent = { ...inherited, message: { constructor: { name: 'Object', length: 1 } } };
+      expect(outcome(await post('sign-typed-data', sent))).toBe('allowed');
     });
 
     it('refuses typed data from a caller whose policy refuses typed data with 403 before hashing it (a message ethers cannot hash)', async () => {
@@ -164,6 +208,7 @@ describe('signing rules that cannot be walked around', () => {
 
   describe('sui: transfers off means no coin moves', () => {
     const recipient = `0x${'33'.repeat(32)}`;
+    const owned = (transaction: SuiTransaction, byte: string) => transaction.objectRef({ objectId: `0x${byte.repeat(32)}`, version: '1', digest: '11111111111111111111111111111111' });
 
     beforeEach(async () => {
       await setPolicy((policy) => ({ ...policy, sui: { ...policy.sui, packages: ['0x2'], allowTransfers: false } }));
@@ -182,12 +227,21 @@ describe('signing rules that cannot be walked around', () => {
       expect(outcome(clock)).toBe('allowed');
     });
 
-    it('refuses Publish whenever sui.packages is set', async () => {
+    it('refuses MergeCoins with transfers off (merging into a shared coin gives the value away)', async () => {
+      const merge = await sui((transaction) => void transaction.mergeCoins(transaction.gas, [owned(transaction, '44')]));
+      expect(outcome(merge)).toBe('403 POLICY_DENIED: TransferObjects, SplitCoins and MergeCoins are not allowed (sui.allowTransfers)');
+    });
+
+    it('refuses Publish and Upgrade whenever sui.packages is set', async () => {
       await setPolicy((policy) => ({ ...policy, sui: { ...policy.sui, packages: ['0x2'] } }));
       const publish = await sui((transaction) => {
         transaction.transferObjects([transaction.publish({ modules: [[161, 28, 235, 11]], dependencies: ['0x1', '0x2'] })], addresses.sui);
       });
       expect(outcome(publish)).toBe('403 POLICY_DENIED: publishing or upgrading a package is not allowed when sui.packages lists the allowed packages');
+      const upgrade = await sui((transaction) => {
+        transaction.upgrade({ modules: [[161, 28, 235, 11]], dependencies: ['0x1', '0x2'], package: `0x${'66'.repeat(32)}`, ticket: owned(transaction, '77') });
+      });
+      expect(outcome(upgrade)).toBe('403 POLICY_DENIED: publishing or upgrading a package is not allowed when sui.packages lists the allowed packages');
     });
 
     it('caps the gas budget (sui.maxGasBudget)', async () => {

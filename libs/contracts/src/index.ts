@@ -14,3 +14,4 @@ export * from './console-password';
 export type * from './api-documents';
 export * from './free-form-json';
 export * from './typed-data';
+export * from './evm-formats';

@@ -49,4 +49,26 @@ describe(typedDataProblem.name, () => {
     expect(typedDataProblem({ ...typed, types: { Mail: 'x' } } as unknown as TypedDataRequest)).toBe('types.Mail: must be a list of fields');
     expect(typedDataProblem({ ...typed, types: { Mail: [{ name: 1, type: 'string' }] } } as unknown as TypedDataRequest)).toMatch(/^types\.Mail\.0\.name: /);
   });
+
+  /** `layers` layers of two types that each use both types of the next layer: 2^layers paths from Order. */
+  const diamond = (layers: number): TypedDataRequest['types'] => {
+    const types: TypedDataRequest['types'] = { Order: [{ name: 'a', type: 'A0' }, { name: 'b', type: 'B0' }] };
+    for (let layer = 0; layer < layers; layer += 1) {
+      const next = layer + 1 < layers ? [{ name: 'a', type: `A${layer + 1}` }, { name: 'b', type: `B${layer + 1}[]` }] : [{ name: 'x', type: 'uint8' }];
+      types[`A${layer}`] = next;
+      types[`B${layer}`] = next;
+    }
+    return types;
+  };
+
+  it('refuses types that reach each other in more than 1,024 ways (ethers walks every path), counting without walking them', () => {
+    expect(typedDataProblem({ ...typed, types: diamond(9), primaryType: 'Order' })).toBeUndefined(); // 1,023 paths
+    expect(typedDataProblem({ ...typed, types: diamond(10), primaryType: 'Order' })).toBe('types: the types Order uses reach each other in more than 1024 ways; use fewer nested types');
+    expect(typedDataProblem({ ...typed, types: diamond(31), primaryType: 'Order' })).toMatch(/more than 1024 ways/);
+  });
+
+  it('refuses a type that uses itself, directly or through others', () => {
+    expect(typedDataProblem({ ...typed, types: { Mail: [{ name: 'reply', type: 'Mail[]' }] } })).toBe('types.Mail: uses itself (EIP-712 types cannot be recursive)');
+    expect(typedDataProblem({ ...typed, types: { Mail: [{ name: 'to', type: 'Person' }], Person: [{ name: 'last', type: 'Mail' }] } })).toMatch(/uses itself/);
+  });
 });

@@ -11,6 +11,11 @@ export const TYPED_DATA_LIMITS = {
   maxNameLength: 256,
   /** array dimensions of a field's type (`uint8[][2]` has 2) */
   maxDimensions: 8,
+  /**
+   * paths from `primaryType` through the struct types it uses: ethers walks every one of them (its check for circular
+   * types remembers nothing), so 31 layers of two types that each use both would take it hours
+   */
+  maxTypePaths: 1024,
 } as const;
 
 /** `EIP712Domain` describes the domain; it is derived from `domain`, never signed as a struct of its own. */
@@ -109,5 +114,45 @@ export function typedDataProblem(request: TypedDataRequest): string | undefined 
   if (request.primaryType === EIP712_DOMAIN_TYPE || !Object.hasOwn(request.types, request.primaryType)) {
     return `primaryType: ${request.primaryType} is not among the types`;
   }
-  return freeFormJsonProblem(request.domain, 'domain') ?? freeFormJsonProblem(request.message, 'message');
+  return typeGraphProblem(request.types, request.primaryType) ?? freeFormJsonProblem(request.domain, 'domain') ?? freeFormJsonProblem(request.message, 'message');
+}
+
+/**
+ * The struct types `primaryType` uses, as a graph: a cycle is refused (EIP-712 has no recursive types), and so are
+ * more than {@link TYPED_DATA_LIMITS.maxTypePaths} paths through it, counted once per type (memoised), so the count
+ * itself costs no more than the types' size.
+ */
+function typeGraphProblem(types: TypedDataRequest['types'], primaryType: string): string | undefined {
+  const children = (name: string): Set<string> =>
+    new Set(
+      (types[name] ?? [])
+        .map((field) => parseTypedDataType(field.type)?.base)
+        .filter((base): base is string => base !== undefined && base !== EIP712_DOMAIN_TYPE && Object.hasOwn(types, base)),
+    );
+  const paths = new Map<string, number>();
+  const open = new Set<string>();
+  let problem: string | undefined;
+  const count = (name: string): number => {
+    const known = paths.get(name);
+    if (known !== undefined || problem !== undefined) {
+      return known ?? 0;
+    }
+    if (open.has(name)) {
+      problem = `types.${name}: uses itself (EIP-712 types cannot be recursive)`;
+      return 0;
+    }
+    open.add(name);
+    let total = 1;
+    for (const child of children(name)) {
+      total = Math.min(total + count(child), TYPED_DATA_LIMITS.maxTypePaths + 1);
+    }
+    open.delete(name);
+    paths.set(name, total);
+    return total;
+  };
+  // Recursion as deep as the types chain, at most 64 (checked before).
+  if (count(primaryType) > TYPED_DATA_LIMITS.maxTypePaths && problem === undefined) {
+    problem = `types: the types ${primaryType} uses reach each other in more than ${TYPED_DATA_LIMITS.maxTypePaths} ways; use fewer nested types`;
+  }
+  return problem;
 }

@@ -3,7 +3,7 @@ import { Authenticated, Caller, ServiceCaller } from '@game-wallet/auth';
 import { ApiKeyView, AppError, AuditEntryView, ConsolePlayerView, CreatedApiKeyView, GameSummaryView, GameView, PATTERNS, SigningPolicy, Page, encodeCursor, isUuid } from '@game-wallet/contracts';
 import { z } from 'zod';
 import { ServiceCalls } from '../services/service-calls';
-import { CONTROL_CHARACTERS, nameField, parseBody, parsePageQuery, parseQuery } from '../validation';
+import { nameField, parseBody, parsePageQuery, parseQuery, withoutControlCharacters } from '../validation';
 import { parseSigningPolicy } from './signing-policy-input';
 
 export const createGameBody = z.object({ name: nameField }).strict();
@@ -14,7 +14,7 @@ export const playersQuery = z.object({
   uniqueId: z
     .string({ error: 'must be given once' })
     .max(128, 'must be at most 128 characters')
-    .refine((value) => !CONTROL_CHARACTERS.test(value), 'must not contain control characters')
+    .refine(...withoutControlCharacters)
     .transform((value) => (value === '' ? undefined : value))
     .optional()
     .describe('only the player with exactly this uniqueId'),

@@ -6,11 +6,11 @@ import { sealTo } from '@game-wallet/crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ServiceCalls } from '../services/service-calls';
-import { CONTROL_CHARACTERS, parseBody } from '../validation';
+import { parseBody, withoutControlCharacters } from '../validation';
 
 export const signInBody = z
   .object({
-    email: z.string().min(1).max(320).refine((value) => !CONTROL_CHARACTERS.test(value), 'must not contain control characters'),
+    email: z.string().min(1).max(320).refine(...withoutControlCharacters),
     password: z.string().min(1).max(1024),
   })
   .strict();

@@ -1,4 +1,4 @@
-import { SIGNING_OPERATIONS, SigningPolicy } from '@game-wallet/contracts';
+import { EVM_ADDRESS, SIGNING_OPERATIONS, SigningPolicy, isTypedDataName } from '@game-wallet/contracts';
 import { z } from 'zod';
 import { parseBody } from '../validation';
 
@@ -20,8 +20,8 @@ export const signingPolicyBody = z
         chainIds: anyOr(z.array(decimal).max(100)),
         maxValueWei: anyOr(decimal),
         maxFeeWei: newLimit(decimal),
-        contracts: anyOr(z.array(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x-prefixed 20-byte hex addresses')).max(1000)),
-        typedDataPrimaryTypes: newLimit(z.array(z.string().regex(/^[A-Za-z_$][A-Za-z0-9_$]{0,255}$/, 'must be EIP-712 struct names')).max(100)),
+        contracts: anyOr(z.array(z.string().regex(EVM_ADDRESS, 'must be 0x-prefixed 20-byte hex addresses')).max(1000)),
+        typedDataPrimaryTypes: newLimit(z.array(z.string().refine(isTypedDataName, 'must be EIP-712 struct names')).max(100)),
       })
       .strict(),
     sol: z

@@ -22,7 +22,7 @@ describe(parseCreatePlayer.name, () => {
   });
 });
 
-describe('userData text', () => {
+describe(`${parseCreatePlayer.name}: text PostgreSQL cannot store`, () => {
   it.each([
     ['NUL in a value', { note: 'a\u0000b' }, 'userData.note: must not contain NUL (\\u0000)'],
     ['NUL in a key', { ['a\u0000']: 1 }, 'userData: a key must not contain NUL (\\u0000)'],

@@ -1,6 +1,6 @@
 import { FREE_FORM_JSON_LIMITS, freeFormJsonProblem } from '@game-wallet/contracts';
 import { z } from 'zod';
-import { CONTROL_CHARACTERS, parseBody } from '../validation';
+import { parseBody, withoutControlCharacters } from '../validation';
 
 const MAX_USER_DATA_BYTES = 16 * 1024;
 /** userData itself is level 1; each object or array inside it one more. */
@@ -9,7 +9,7 @@ export const MAX_USER_DATA_DEPTH = FREE_FORM_JSON_LIMITS.maxDepth;
 const httpUrl = z
   .string()
   .max(2048, 'must be at most 2048 characters')
-  .refine((value) => !CONTROL_CHARACTERS.test(value), 'must not contain control characters')
+  .refine(...withoutControlCharacters)
   .refine((value) => {
     try {
       const url = new URL(value);
@@ -24,7 +24,7 @@ export const createPlayerBody = z
     uniqueId: z
       .string({ error: 'is required and must be a string' })
       .refine((value) => [...value].length >= 1 && [...value].length <= 128, 'must be 1 to 128 characters')
-      .refine((value) => !CONTROL_CHARACTERS.test(value), 'must not contain control characters'),
+      .refine(...withoutControlCharacters),
     image: httpUrl.nullable().optional(),
     userData: z
       .record(z.string(), z.unknown(), { error: 'must be a JSON object' })

@@ -108,3 +108,11 @@ describe(parseSignTransactionBody.name, () => {
     expect(refusal(transaction)).toMatch(new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
   });
 });
+
+describe('EIP-1559 fees', () => {
+  it('refuses a priority fee above the max fee, naming it', () => {
+    expect(() => parseSignTransactionBody({ chain: 'evm', transaction: { chainId: 1, maxFeePerGas: '0', maxPriorityFeePerGas: '1000000' } })).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_FAILED', message: 'transaction.maxPriorityFeePerGas: must not be more than maxFeePerGas' }) as AppError,
+    );
+  });
+});

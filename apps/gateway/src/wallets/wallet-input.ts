@@ -2,12 +2,16 @@ import {
   AppError,
   CHAIN_NAMES,
   ChainName,
+  EVM_ADDRESS,
+  EVM_QUANTITY,
   FREE_FORM_JSON_LIMITS,
   MAX_SIGN_MESSAGE_BYTES,
   MAX_SIGN_PAYLOAD_BYTES,
   TYPED_DATA_LIMITS,
   TransactionRequest,
   TypedDataRequest,
+  UINT256_MAX,
+  UINT64_MAX,
   typedDataProblem,
 } from '@game-wallet/contracts';
 import { z } from 'zod';
@@ -64,23 +68,20 @@ export function parseSignBody(raw: unknown): { chain: ChainName; message: Buffer
   return { chain, message: bytes };
 }
 
-const UINT64_MAX = 2n ** 64n - 1n;
-const UINT256_MAX = 2n ** 256n - 1n;
-
 /**
  * A non-negative whole number: decimal or `0x` hex digits (a JSON number too, when it is a safe integer), from `min` to
  * `max`: the range of the field in the transaction, so nothing out of range reaches the encoder.
  */
 const quantity = (max: bigint, range: string, min = 0n) =>
   z
-    .union([z.string().regex(/^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$/, 'must be a whole number, decimal or 0x hex'), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)])
+    .union([z.string().regex(EVM_QUANTITY, 'must be a whole number, decimal or 0x hex'), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)])
     .transform(String)
     .refine((value) => BigInt(value) >= min && BigInt(value) <= max, `must be ${range}`);
 /** wei amounts and fees per gas: uint256 */
 const amount = quantity(UINT256_MAX, 'at most 2^256-1 (uint256)');
 /** gas: uint64 */
 const gas = quantity(UINT64_MAX, 'at most 2^64-1 (uint64)');
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
+const address = z.string().regex(EVM_ADDRESS, 'must be a 0x-prefixed 20-byte hex address');
 const hexBytes = z
   .string()
   .regex(/^0x([0-9a-fA-F]{2})*$/, 'must be 0x-prefixed hex bytes')
@@ -103,7 +104,11 @@ export const evmTransaction = z
       .array(z.object({ address, storageKeys: z.array(z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 32-byte hex')) }).strict())
       .optional(),
   })
-  .strict();
+  .strict()
+  .refine(
+    (transaction) => transaction.maxFeePerGas === undefined || transaction.maxPriorityFeePerGas === undefined || BigInt(transaction.maxPriorityFeePerGas) <= BigInt(transaction.maxFeePerGas),
+    { message: 'must not be more than maxFeePerGas', path: ['maxPriorityFeePerGas'] },
+  );
 
 /** A serialized transaction in base64, at most 64 KiB once decoded. */
 const serializedTransaction = z

@@ -45,6 +45,12 @@ export async function evmTransactionToSign(request: EvmTransactionRequest): Prom
   if (transaction.chainId === 0n) {
     throw new AppError('VALIDATION_FAILED', 'transaction.chainId: must be a chain id (replay protection needs one)');
   }
+  try {
+    // What ethers checks only as it encodes (a priority fee above the max fee, say) is a 400 here, not later.
+    void transaction.unsignedSerialized;
+  } catch (error) {
+    throw invalid('transaction', error);
+  }
   return transaction;
 }
 
@@ -89,10 +95,25 @@ export async function typedDataDigest(request: TypedDataRequest): Promise<Uint8A
   }
   const used = Object.fromEntries([...types].filter(([name]) => reachable.has(name)));
   try {
-    return getBytes(TypedDataEncoder.hash(request.domain, used, request.message));
+    return getBytes(TypedDataEncoder.hash(withoutPrototypes(request.domain) as typeof request.domain, used, withoutPrototypes(request.message) as typeof request.message));
   } catch (error) {
     throw invalid('typedData', error);
   }
+}
+
+/**
+ * A copy of JSON whose objects have no prototype: ethers reads a struct's fields as `value[name]`, so a field named
+ * `constructor` or `toString` that the caller left out would otherwise be hashed from `Object.prototype` — a value the
+ * caller never sent. Missing, it is refused. (Bounded depth: the request passed `typedDataProblem`.)
+ */
+function withoutPrototypes(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return value.map(withoutPrototypes);
+  }
+  if (typeof value === 'object' && value !== null) {
+    return Object.assign(Object.create(null) as object, Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withoutPrototypes(item)])));
+  }
+  return value;
 }
 
 const hex = (bytes: Uint8Array): string => `0x${Buffer.from(bytes).toString('hex')}`;

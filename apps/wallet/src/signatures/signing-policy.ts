@@ -1,4 +1,4 @@
-import { AppError, GamePrincipal, SigningOperation, SigningPolicy, TypedDataRequest } from '@game-wallet/contracts';
+import { AppError, EVM_ADDRESS, EVM_QUANTITY, GamePrincipal, SigningOperation, SigningPolicy, TypedDataRequest, UINT256_MAX } from '@game-wallet/contracts';
 import type { Transaction } from 'ethers';
 
 /**
@@ -71,7 +71,7 @@ export function checkTypedData(policy: SigningPolicy, typedData: TypedDataReques
     throw denied('typed data without a domain chainId is not allowed when evm.chainIds is set');
   }
   if (policy.evm.contracts !== null) {
-    if (typeof verifyingContract !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(verifyingContract)) {
+    if (typeof verifyingContract !== 'string' || !EVM_ADDRESS.test(verifyingContract)) {
       throw denied('typed data without a domain verifyingContract address is not allowed when evm.contracts is set');
     }
     checkContract(policy, verifyingContract, 'the verifying contract');
@@ -86,7 +86,7 @@ function domainChainId(value: unknown): bigint {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
     return BigInt(value);
   }
-  if (typeof value === 'string' && /^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$/.test(value) && BigInt(value) < 2n ** 256n) {
+  if (typeof value === 'string' && EVM_QUANTITY.test(value) && BigInt(value) <= UINT256_MAX) {
     return BigInt(value);
   }
   throw new AppError('VALIDATION_FAILED', 'domain.chainId: must be a whole number (uint256), decimal or 0x hex');

@@ -55,11 +55,12 @@ export class SigningService {
   ) {}
 
   async sign(walletId: string, chain: ChainName, message: Buffer, caller: GamePrincipal): Promise<SignatureView> {
+    await this.policyAllowing(walletId, caller, chain, 'message', () => message);
     // A 400 before the wallet is looked up (SPEC §2: validation, then 404).
     if (chain === 'sol' && isSolanaTransaction(message)) {
       throw new AppError('MESSAGE_IS_TRANSACTION', 'These bytes are a Solana transaction: message signing does not sign transactions');
     }
-    const { wallet } = await this.walletAndPolicy(walletId, caller, chain, 'message', message);
+    const wallet = await this.wallets.getWithSecret(walletId, caller);
     const signature = await this.withChainKey(wallet, chain, (key) => signWith(chain, key, message));
     await this.record(wallet, caller, chain, 'message', message, 'allowed');
     return { chain, address: addressesOf(wallet)[chain], signature };
@@ -67,25 +68,26 @@ export class SigningService {
 
   /**
    * A transaction on any chain (SPEC §11): the caller's right to sign transactions is checked before the payload is
-   * read at all, then the payload is decoded, checked against the chain's rules, signed by the wallet and returned as
-   * the chain broadcasts it.
+   * read at all; then the payload is decoded (400), the wallet found (404, 403), the chain's rules checked, and the
+   * transaction signed and returned as the chain broadcasts it.
    */
   async signTransaction(walletId: string, request: TransactionRequest, caller: GamePrincipal): Promise<SignedTransactionView> {
-    const received = request.chain === 'evm' ? Buffer.from(JSON.stringify(request.transaction)) : Buffer.from(request.transaction, 'base64');
-    const { wallet, policy } = await this.walletAndPolicy(walletId, caller, request.chain, 'transaction', received);
+    const received = request.chain === 'evm' ? undefined : Buffer.from(request.transaction, 'base64');
+    const policy = await this.policyAllowing(walletId, caller, request.chain, 'transaction', () => received ?? Buffer.from(JSON.stringify(request.transaction)));
     switch (request.chain) {
       case 'evm':
-        return this.signEvmTransaction(wallet, policy, request.transaction, caller);
+        return this.signEvmTransaction(walletId, policy, request.transaction, caller);
       case 'sol':
-        return this.signSolanaTransaction(wallet, policy, received, caller);
+        return this.signSolanaTransaction(walletId, policy, received as Buffer, caller);
       case 'sui':
-        return this.signSuiTransaction(wallet, policy, received, caller);
+        return this.signSuiTransaction(walletId, policy, received as Buffer, caller);
     }
   }
 
   /** An EVM transaction (EIP-1559 or legacy): the raw signed bytes to broadcast and their hash. */
-  private async signEvmTransaction(wallet: WalletEntity, policy: SigningPolicy, request: EvmTransactionRequest, caller: GamePrincipal): Promise<SignedTransactionView> {
+  private async signEvmTransaction(walletId: string, policy: SigningPolicy, request: EvmTransactionRequest, caller: GamePrincipal): Promise<SignedTransactionView> {
     const transaction = await evmTransactionToSign(request);
+    const wallet = await this.wallets.getWithSecret(walletId, caller);
     const unsigned = bytesOfHex(transaction.unsignedSerialized);
     await this.authorize(wallet, caller, 'evm', 'transaction', unsigned, () => checkEvmTransaction(policy, transaction));
     const digest = bytesOfHex(transaction.unsignedHash);
@@ -96,8 +98,9 @@ export class SigningService {
   }
 
   /** A Solana transaction (legacy or v0): the wallet's signature in its slot; 400 `NOT_A_SIGNER` when it has none. */
-  private async signSolanaTransaction(wallet: WalletEntity, policy: SigningPolicy, bytes: Buffer, caller: GamePrincipal): Promise<SignedTransactionView> {
+  private async signSolanaTransaction(walletId: string, policy: SigningPolicy, bytes: Buffer, caller: GamePrincipal): Promise<SignedTransactionView> {
     const transaction = solanaTransactionToSign(bytes);
+    const wallet = await this.wallets.getWithSecret(walletId, caller);
     const address = addressesOf(wallet).sol;
     const slot = solanaSignerSlot(transaction, base58.decode(address));
     const message = bytes.subarray(transaction.messageOffset);
@@ -109,8 +112,9 @@ export class SigningService {
   }
 
   /** Sui TransactionData: a signature over its intent; 400 `SENDER_MISMATCH` when another address sends it. */
-  private async signSuiTransaction(wallet: WalletEntity, policy: SigningPolicy, bytes: Buffer, caller: GamePrincipal): Promise<SignedTransactionView> {
+  private async signSuiTransaction(walletId: string, policy: SigningPolicy, bytes: Buffer, caller: GamePrincipal): Promise<SignedTransactionView> {
     const data = suiTransactionData(bytes);
+    const wallet = await this.wallets.getWithSecret(walletId, caller);
     const address = addressesOf(wallet).sui;
     if (data.V1.sender.toLowerCase() !== address.toLowerCase()) {
       throw new AppError('SENDER_MISMATCH', `The transaction's sender ${data.V1.sender} is not this wallet's Sui address`);
@@ -123,19 +127,20 @@ export class SigningService {
   }
 
   /**
-   * EIP-712 typed data (`eth_signTypedData_v4`): `0x` r ‖ s ‖ v. Its shape is checked first (the gateway's bounds,
-   * again: linear in its size), then the operation and the rules that read the request as sent, and only then is it
+   * EIP-712 typed data (`eth_signTypedData_v4`): `0x` r ‖ s ‖ v. After the operation, its shape is checked (the
+   * gateway's bounds, again: linear in its size), then the rules that read the request as sent, and only then is it
    * hashed.
    */
   async signTypedData(walletId: string, typedData: TypedDataRequest, caller: GamePrincipal): Promise<SignatureView> {
+    // Until it is hashed, a refusal is recorded under the SHA-256 of the request as received.
+    const received = (): Uint8Array => Buffer.from(JSON.stringify(typedData));
+    const policy = await this.policyAllowing(walletId, caller, 'evm', 'typed-data', received);
     const problem = typedDataProblem(typedData);
     if (problem !== undefined) {
       throw new AppError('VALIDATION_FAILED', problem);
     }
-    // Until it is hashed, a refusal is recorded under the SHA-256 of the request as received.
-    const received = Buffer.from(JSON.stringify(typedData));
-    const { wallet, policy } = await this.walletAndPolicy(walletId, caller, 'evm', 'typed-data', received);
-    await this.authorize(wallet, caller, 'evm', 'typed-data', received, () => checkTypedData(policy, typedData));
+    const wallet = await this.wallets.getWithSecret(walletId, caller);
+    await this.authorize(wallet, caller, 'evm', 'typed-data', received(), () => checkTypedData(policy, typedData));
     const digest = await typedDataDigest(typedData);
     const signature = await this.withChainKey(wallet, 'evm', (key) => evmSignatureHex(signEvmDigest(key, digest)));
     await this.record(wallet, caller, 'evm', 'typed-data', digest, 'allowed');
@@ -143,21 +148,21 @@ export class SigningService {
   }
 
   /**
-   * The wallet (404, then 403 for another owner) and its game's signing policy, and whether the caller's kind of
-   * credential may ask for `operation` at all: checked before the payload is decoded or hashed, so a caller the
-   * policy refuses costs no parsing. A refusal is audited like the others.
+   * The caller's game's signing policy, once it lets the caller's kind of credential ask for `operation` at all:
+   * checked before anything the caller sent is decoded or hashed, so a caller the policy refuses costs no parsing. A
+   * refusal is audited against the wallet, after the wallet's own answers (404, then 403 for another owner), as
+   * before; `received` is what the audit entry's SHA-256 is taken of.
    */
-  private async walletAndPolicy(
-    walletId: string,
-    caller: GamePrincipal,
-    chain: ChainName,
-    operation: SigningOperation,
-    received: Uint8Array,
-  ): Promise<{ wallet: WalletEntity; policy: SigningPolicy }> {
-    const wallet = await this.wallets.getWithSecret(walletId, caller);
-    const policy = await this.policies.forGame(wallet.applicationId);
-    await this.authorize(wallet, caller, chain, operation, received, () => checkOperation(policy, caller, operation));
-    return { wallet, policy };
+  private async policyAllowing(walletId: string, caller: GamePrincipal, chain: ChainName, operation: SigningOperation, received: () => Uint8Array): Promise<SigningPolicy> {
+    const policy = await this.policies.forGame(caller.applicationId);
+    try {
+      checkOperation(policy, caller, operation);
+      return policy;
+    } catch (error) {
+      const wallet = await this.wallets.getWithSecret(walletId, caller);
+      await this.record(wallet, caller, chain, operation, received(), 'denied');
+      throw error;
+    }
   }
 
   /**

@@ -22,7 +22,8 @@ export function fastifyOptions(options: { trustProxy?: TrustedProxies } = {}): F
     bodyLimit: BODY_LIMIT_BYTES,
     logger: false,
     genReqId: (req) => acceptOrGenerateRequestId(req.headers['x-request-id']),
-    return503OnClosing: true,
+    // A request arriving while the app closes is answered 503 by installProtocolChecks, in the SPEC shape.
+    return503OnClosing: false,
   };
 }
 

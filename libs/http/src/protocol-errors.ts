@@ -130,18 +130,27 @@ export function protocolErrorOptions(logger: Logger, metrics: AppMetrics): Fasti
 }
 
 /**
- * Request checks Node would otherwise answer itself outside the SPEC shape: an HTTP/1.1 request without `Host`
- * (RFC 9112 §3.2: 400) and an `Expect` other than `100-continue` (417). Install after the hook that sets
- * `x-request-id`, so these answers carry it.
+ * Request checks Node and Fastify would otherwise answer themselves outside the SPEC shape: an HTTP/1.1 request without
+ * `Host` (RFC 9112 §3.2: 400), an `Expect` other than `100-continue` (417), and a request that arrives on an open
+ * connection while the app closes (503, with `Retry-After`; Fastify's own answer has neither the shape nor the request
+ * id). Install after the hook that sets `x-request-id`, so these answers carry it.
  */
 export function installProtocolChecks(fastify: FastifyInstance, logger: Logger, metrics: AppMetrics): void {
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   fastify.addHook('onRequest', (request, reply, done) => {
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
       void reply.header('connection', 'close');
       done(new AppError('BAD_REQUEST', 'An HTTP/1.1 request must carry a Host header'));
-      return;
+    } else if (closing) {
+      void reply.header('connection', 'close');
+      done(new AppError('SERVICE_UNAVAILABLE', 'This instance is shutting down; send the request again', 1));
+    } else {
+      done();
     }
-    done();
   });
   fastify.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     const requestId = acceptOrGenerateRequestId(request.headers['x-request-id']);
@@ -154,13 +163,6 @@ export function installProtocolChecks(fastify: FastifyInstance, logger: Logger, 
       connection: 'close',
     });
     response.end(body);
-    recordRequest(logger, metrics, {
-      requestId,
-      method: request.method ?? 'UNPARSED',
-      route: 'unmatched',
-      status,
-      durationMs: 0,
-      refused: 'expectation',
-    });
+    recordRequest(logger, metrics, { requestId, method: request.method ?? 'UNPARSED', route: 'unmatched', status, durationMs: 0, refused: 'expectation' });
   });
 }

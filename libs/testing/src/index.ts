@@ -13,3 +13,4 @@ export * from './balancer';
 export * from './routes';
 export * from './softhsm';
 export * from './raw-http';
+export * from './fuzz';

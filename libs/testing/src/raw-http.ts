@@ -111,6 +111,10 @@ export function rawHttp(port: number, request: RawRequest | Buffer, timeoutMs = 
       settled = true;
       clearTimeout(timer);
       socket.destroy();
+      if (chunks.length === 0) {
+        reject(error ?? new Error('the connection closed without an answer'));
+        return;
+      }
       try {
         resolve(parseRawResponse(Buffer.concat(chunks)));
       } catch (parseError) {

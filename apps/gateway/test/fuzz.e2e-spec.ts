@@ -216,7 +216,7 @@ describe('fuzzing every operation of the OpenAPI documents', () => {
   /** A valid request of the operation; `change` edits its parts before they are put together. */
   const request = (
     target: Target,
-    change: { path?: Record<string, string>; query?: [string, string][]; headers?: [string, string][]; replaceHeaders?: boolean; body?: { text: string | Buffer; type?: string | null } | null; host?: null } = {},
+    change: { path?: Record<string, string>; query?: [string, string][]; headers?: [string, string][]; replaceHeaders?: boolean; body?: { text: string | Buffer; type?: string | null } | null; host?: string | null } = {},
   ): RawRequest => {
     const path = target.path.replace(/\{(\w+)\}/g, (_, name: string) => change.path?.[name] ?? realId(target.operation.operationId, name));
     const query = change.query ?? validQuery(target);
@@ -318,6 +318,10 @@ describe('fuzzing every operation of the OpenAPI documents', () => {
         () => ({ ...validTargets, what: 'non-ASCII in x-request-id', request: request(target, { headers: [['x-request-id', 'idé']] }) }),
         () => ({ ...validTargets, what: 'headers of 60 KB', request: request(target, { headers: [['x-filler', 'a'.repeat(60_000)]] }) }),
         () => ({ ...validTargets, what: 'no Host', request: request(target, { host: null }) }),
+        () => {
+          const host = random.pick(['', 'evil.example', '[', 'a:b:c', '[::1]:99999', 'x'.repeat(300), '%00', 'é.example']);
+          return { ...validTargets, what: `Host: ${JSON.stringify(host).slice(0, 40)}`, request: request(target, { host }) };
+        },
         () => ({ ...validTargets, what: 'Expect: teapot', request: request(target, { headers: [['expect', 'teapot']] }) }),
         () => ({ ...validTargets, what: 'Accept: text/html', request: request(target, { headers: [['accept', 'text/html']] }) }),
         () => ({ ...validTargets, what: 'a forged X-Forwarded-For', request: request(target, { headers: [['x-forwarded-for', random.pick(['not-an-ip', '127.0.0.1', '::1, 10.0.0.1'])]] }) }),

@@ -5,6 +5,8 @@
  */
 export const ERROR_STATUS = {
   VALIDATION_FAILED: 400,
+  /** a request HTTP itself refuses: a control character in a header, a bad percent-encoding, no `Host`… */
+  BAD_REQUEST: 400,
   INVALID_DURATION: 400,
   INVALID_QUERY: 400,
   MALFORMED_JSON: 400,
@@ -28,9 +30,16 @@ export const ERROR_STATUS = {
   PLAYER_NOT_FOUND: 404,
   API_KEY_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
+  /** a path segment (an id) longer than 100 characters */
+  URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  /** an `Expect` header other than `100-continue` */
+  EXPECTATION_FAILED: 417,
   RATE_LIMITED: 429,
+  /** the request line and headers together past 16 KiB */
+  HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
   KEY_INTEGRITY_FAILED: 500,
   SERVICE_UNAVAILABLE: 503,

@@ -5,10 +5,12 @@ import type { Logger } from 'pino';
 import { ErrorTranslator, HttpErrorFilter } from './http-error.filter';
 import { TrustedProxies, fastifyOptions, installHttpObservability } from './http-observability';
 import { installJsonBodyPolicy } from './json-body';
+import { installProtocolChecks, protocolErrorOptions } from './protocol-errors';
 
 /**
  * A Nest app on Fastify with the HTTP conventions of every port: JSON bodies only (anything else is 415), 64 KiB body
- * limit, `x-request-id`, one log line and metrics sample per request, and errors as `{message, code}`.
+ * limit, `x-request-id`, one log line and metrics sample per request, and errors as `{message, code}` — those that
+ * Node's HTTP parser and Fastify's router raise before any route included.
  */
 export async function createHttpApp(
   module: unknown,
@@ -16,10 +18,12 @@ export async function createHttpApp(
   metrics: AppMetrics,
   options: { trustProxy?: TrustedProxies; translateError?: ErrorTranslator } = {},
 ): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter(fastifyOptions(options));
+  const adapter = new FastifyAdapter({ ...fastifyOptions(options), ...protocolErrorOptions(logger, metrics) });
   const fastify = adapter.getInstance();
-  installJsonBodyPolicy(fastify);
+  // In this order: the request id first, so that every answer of the checks after it carries it.
   installHttpObservability(fastify, logger, metrics);
+  installProtocolChecks(fastify, logger, metrics);
+  installJsonBodyPolicy(fastify);
   const app = await NestFactory.create<NestFastifyApplication>(module as never, adapter, {
     logger: new PinoNestLogger(logger),
     bodyParser: false,

@@ -36,6 +36,15 @@ describe(toHttpError.name, () => {
     expect(result.body).toEqual({ message: 'a is wrong; b is wrong', code: 'VALIDATION_FAILED' });
   });
 
+  it.each([
+    [408, 'REQUEST_TIMEOUT'],
+    [414, 'URI_TOO_LONG'],
+    [417, 'EXPECTATION_FAILED'],
+    [431, 'HEADERS_TOO_LARGE'],
+  ])('gives an error Fastify raised with status %d the code %s', (status, code) => {
+    expect(toHttpError(new HttpException('from fastify', status), request, logger)).toEqual({ status, body: { message: 'from fastify', code } });
+  });
+
   it('hides an unexpected error behind a generic 500 and logs it with the request id', () => {
     const result = toHttpError(new Error('duplicate key value violates unique constraint "players_pkey"'), request, logger);
     expect(result).toEqual({ status: 500, body: { message: 'Internal server error', code: 'INTERNAL_ERROR' } });

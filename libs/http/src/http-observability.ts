@@ -22,11 +22,34 @@ export function fastifyOptions(options: { trustProxy?: TrustedProxies } = {}): F
     bodyLimit: BODY_LIMIT_BYTES,
     logger: false,
     genReqId: (req) => acceptOrGenerateRequestId(req.headers['x-request-id']),
-    return503OnClosing: true,
+    // A request arriving while the app closes is answered 503 by installProtocolChecks, in the SPEC shape.
+    return503OnClosing: false,
   };
 }
 
 const QUIET_ROUTES = new Set(['/v1/health', '/v1/health/live', '/v1/health/services', '/metrics']);
+
+/** One answered request, as the request log and the HTTP metrics see it. */
+export interface AnsweredRequest {
+  requestId: string;
+  /** `UNPARSED` when the request line could not be read */
+  method: string;
+  /** the route's pattern; `unmatched` when no route took it, `unparsed` when HTTP refused it before routing */
+  route: string;
+  status: number;
+  durationMs: number;
+  /** why the request was refused before routing (the parser's or the router's error code) */
+  refused?: string;
+}
+
+/** Writes the one log line and the one metrics sample of a request. */
+export function recordRequest(logger: Logger, metrics: AppMetrics, answered: AnsweredRequest): void {
+  metrics.observeHttp(answered.method, answered.route, String(answered.status), answered.durationMs / 1000);
+  const level = QUIET_ROUTES.has(answered.route) ? 'debug' : answered.status >= 500 ? 'error' : 'info';
+  if (logger.isLevelEnabled(level)) {
+    logger[level]({ ...answered, durationMs: Math.round(answered.durationMs * 100) / 100 }, 'request completed');
+  }
+}
 
 /**
  * Echoes `x-request-id` on every response and writes one log line and one metrics sample per request.
@@ -38,17 +61,13 @@ export function installHttpObservability(fastify: FastifyInstance, logger: Logge
     done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    const status = String(reply.statusCode);
-    const seconds = reply.elapsedTime / 1000;
-    metrics.observeHttp(request.method, route, status, seconds);
-    const level = QUIET_ROUTES.has(route) ? 'debug' : reply.statusCode >= 500 ? 'error' : 'info';
-    if (logger.isLevelEnabled(level)) {
-      logger[level](
-        { requestId: request.id, method: request.method, route, status: reply.statusCode, durationMs: Math.round(reply.elapsedTime * 100) / 100 },
-        'request completed',
-      );
-    }
+    recordRequest(logger, metrics, {
+      requestId: request.id,
+      method: request.method,
+      route: request.routeOptions.url ?? 'unmatched',
+      status: reply.statusCode,
+      durationMs: reply.elapsedTime,
+    });
     done();
   });
 }

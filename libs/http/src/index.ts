@@ -7,3 +7,4 @@ export * from './runtime.module';
 export * from './json-body';
 export * from './public-route';
 export * from './app-config.module';
+export * from './protocol-errors';

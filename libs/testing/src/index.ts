@@ -12,3 +12,5 @@ export * from './tokens';
 export * from './balancer';
 export * from './routes';
 export * from './softhsm';
+export * from './raw-http';
+export * from './fuzz';

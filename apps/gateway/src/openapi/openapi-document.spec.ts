@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { API_ROUTES } from './api-routes';
 import { openApiDocument } from './openapi-document';
 
-type Operation = { security: unknown[]; responses: Record<string, { content?: { 'application/json': { schema: { properties?: { code: { enum: string[] } } } } } }> };
+type Operation = { security: unknown[]; responses: Record<string, { headers?: Record<string, unknown>; content?: { 'application/json': { schema: { properties?: { code: { enum: string[] } } } } } }> };
 const operations = (document: Record<string, unknown>): [string, Operation][] =>
   Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) => [`${method.toUpperCase()} ${path}`, operation] as [string, Operation]),
@@ -46,7 +46,26 @@ describe('OpenAPI documents', () => {
     const create = operations(core).find(([name]) => name === 'POST /v1/player/create')?.[1] as Operation;
     expect(create.responses['403'].content?.['application/json'].schema.properties?.code.enum).toEqual(['API_KEY_INACTIVE', 'FORBIDDEN', 'API_KEY_REQUIRED']);
     expect(create.responses['429'].content?.['application/json'].schema.properties?.code.enum).toEqual(['RATE_LIMITED']);
-    expect(Object.keys(create.responses)).toEqual(['200', '201', '400', '401', '403', '413', '415', '429', '500', '503', '504']);
+    expect(Object.keys(create.responses)).toEqual(['200', '201', '400', '401', '403', '408', '413', '415', '417', '429', '431', '500', '503', '504']);
+  });
+
+  it('list the statuses an operation answers before it runs: HTTP refusals everywhere, 414 where the path has an id, 413/415 and malformed JSON with any method that carries a body', () => {
+    const all = Object.fromEntries([...operations(base), ...operations(core)]);
+    const codes = (name: string, status: number): string[] => all[name].responses[String(status)]?.content?.['application/json'].schema.properties?.code.enum ?? [];
+    for (const name of Object.keys(all)) {
+      expect({ name, bad: codes(name, 400), large: codes(name, 431), media: codes(name, 415) }).toEqual({
+        name,
+        bad: expect.arrayContaining(['BAD_REQUEST']),
+        large: ['HEADERS_TOO_LARGE'],
+        media: ['UNSUPPORTED_MEDIA_TYPE'],
+      });
+      expect({ name, tooLong: codes(name, 414) }).toEqual({ name, tooLong: name.includes('{') ? ['URI_TOO_LONG'] : [] });
+    }
+    expect(codes('POST /v1/profile/{id}/revoke', 400)).toContain('MALFORMED_JSON');
+    expect(codes('DELETE /v1/console/session', 400)).toContain('MALFORMED_JSON');
+    expect(codes('GET /v1/wallet/{walletId}', 400)).not.toContain('MALFORMED_JSON');
+    expect(codes('GET /v1/console/games', 429)).toEqual(['RATE_LIMITED']);
+    expect(all['GET /v1/console/games'].responses['429']).toMatchObject({ headers: { 'retry-after': expect.anything() } });
   });
 
   it('carry examples taken from real answers, each matching the schema it illustrates', () => {

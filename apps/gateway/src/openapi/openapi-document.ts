@@ -10,12 +10,31 @@ type Json = Record<string, unknown>;
 const ACCESS_ERRORS: Record<RouteAccess, ErrorCode[]> = {
   apiKey: ['UNAUTHENTICATED', 'INVALID_API_KEY', 'INVALID_TOKEN', 'TOKEN_EXPIRED', 'TOKEN_REVOKED', 'API_KEY_INACTIVE', 'FORBIDDEN', 'API_KEY_REQUIRED', 'RATE_LIMITED'],
   apiKeyOrProfile: ['UNAUTHENTICATED', 'INVALID_API_KEY', 'INVALID_TOKEN', 'TOKEN_EXPIRED', 'TOKEN_REVOKED', 'API_KEY_INACTIVE', 'FORBIDDEN', 'RATE_LIMITED'],
-  console: ['UNAUTHENTICATED', 'INVALID_TOKEN', 'TOKEN_EXPIRED', 'TOKEN_REVOKED'],
+  // 429: a client address past its failed authentications is refused before its credential is looked at.
+  console: ['UNAUTHENTICATED', 'INVALID_TOKEN', 'TOKEN_EXPIRED', 'TOKEN_REVOKED', 'RATE_LIMITED'],
   public: [],
 };
-const BODY_ERRORS: ErrorCode[] = ['VALIDATION_FAILED', 'MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
+const BODY_ERRORS: ErrorCode[] = ['VALIDATION_FAILED', 'MALFORMED_JSON'];
+/** A body sent with any method but GET is parsed before routing, even to a route that takes none. */
+const PARSED_BODY_ERRORS: ErrorCode[] = ['MALFORMED_JSON'];
 const SERVICE_ERRORS: ErrorCode[] = ['SERVICE_UNAVAILABLE', 'GATEWAY_TIMEOUT'];
-const EVERY_ROUTE_ERRORS: ErrorCode[] = ['INTERNAL_ERROR'];
+/**
+ * Errors of every route, whatever it takes: what HTTP itself refuses before routing (a control character in a header,
+ * a bad percent-encoding, no `Host`, headers past 16 KiB, an unknown `Expect`, headers that never end), the body checks
+ * every port makes before routing (413, 415), a fault (500) and an instance that is shutting down (503).
+ */
+const EVERY_ROUTE_ERRORS: ErrorCode[] = [
+  'BAD_REQUEST',
+  'REQUEST_TIMEOUT',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'EXPECTATION_FAILED',
+  'HEADERS_TOO_LARGE',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+];
+/** A path id longer than the router takes (100 characters). */
+const PATH_ID_ERRORS: ErrorCode[] = ['URI_TOO_LONG'];
 
 const SECURITY: Record<RouteAccess, Json[]> = {
   apiKey: [{ 'api-key': [] }],
@@ -52,7 +71,7 @@ function parameters(route: ApiRoute): Json[] {
     name,
     in: 'path',
     required: true,
-    description: 'A UUID; a malformed one is simply not found (404).',
+    description: 'A UUID; a malformed one is simply not found (404), one longer than 100 characters is 414 `URI_TOO_LONG`.',
     schema: { type: 'string' },
   }));
   const query = route.query
@@ -69,6 +88,8 @@ export function routeErrors(route: ApiRoute): Map<number, ErrorCode[]> {
   const codes = new Set<ErrorCode>([
     ...ACCESS_ERRORS[route.access],
     ...(route.body || route.query ? (route.body ? BODY_ERRORS : ['INVALID_QUERY' as const]) : []),
+    ...(route.method === 'get' ? [] : PARSED_BODY_ERRORS),
+    ...(route.path.includes('{') ? PATH_ID_ERRORS : []),
     ...(route.callsServices === false ? [] : SERVICE_ERRORS),
     ...EVERY_ROUTE_ERRORS,
     ...(route.errors ?? []),
@@ -137,15 +158,18 @@ function operation(route: ApiRoute): Json {
   };
 }
 
+/** What every operation may answer before it runs, said once for the reader (each operation lists the codes too). */
+const BEFORE_ROUTING =
+  'Before any route runs, HTTP itself may refuse a request, in the same shape: 400 `BAD_REQUEST` (a control character in a header, raw non-ASCII or a bad percent-encoding in the path, no `Host`, broken body framing), 408 `REQUEST_TIMEOUT` (headers that never end), 413 `PAYLOAD_TOO_LARGE` and 415 `UNSUPPORTED_MEDIA_TYPE` (a body over 64 KiB or not JSON, with any method), 414 `URI_TOO_LONG` (an id longer than 100 characters), 417 `EXPECTATION_FAILED` (an `Expect` other than `100-continue`), 431 `HEADERS_TOO_LARGE` (request line and headers over 16 KiB).';
+
 const TITLES: Record<ApiPort, { title: string; description: string }> = {
   base: {
     title: 'Game Wallet Platform — base_url',
-    description:
-      'Profiles (JWTs), wallets (addresses and signatures), health, the JWKS and the console API. Errors are always `{message, code}`; every answer carries `x-request-id`. Players are on core_url (its own document).',
+    description: `Profiles (JWTs), wallets (addresses and signatures), health, the JWKS and the console API. Errors are always \`{message, code}\`; every answer carries \`x-request-id\`. Players are on core_url (its own document). ${BEFORE_ROUTING}`,
   },
   core: {
     title: 'Game Wallet Platform — core_url',
-    description: 'Players: create (idempotent by uniqueId) and read, with an API key. Errors are always `{message, code}`; every answer carries `x-request-id`.',
+    description: `Players: create (idempotent by uniqueId) and read, with an API key. Errors are always \`{message, code}\`; every answer carries \`x-request-id\`. ${BEFORE_ROUTING}`,
   },
 };
 

@@ -110,6 +110,12 @@ describe(parseSignTransactionBody.name, () => {
 });
 
 describe('EIP-1559 fees', () => {
+  it('names a fee that is not a number without comparing it (the comparison must not throw)', () => {
+    expect(() => parseSignTransactionBody({ chain: 'evm', transaction: { chainId: 1, maxFeePerGas: '1', maxPriorityFeePerGas: "' OR 1=1 --" } })).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_FAILED', message: 'transaction.maxPriorityFeePerGas: must be a whole number, decimal or 0x hex' }) as AppError,
+    );
+  });
+
   it('refuses a priority fee above the max fee, naming it', () => {
     expect(() => parseSignTransactionBody({ chain: 'evm', transaction: { chainId: 1, maxFeePerGas: '0', maxPriorityFeePerGas: '1000000' } })).toThrow(
       expect.objectContaining({ code: 'VALIDATION_FAILED', message: 'transaction.maxPriorityFeePerGas: must not be more than maxFeePerGas' }) as AppError,

@@ -77,6 +77,7 @@ const quantity = (max: bigint, range: string, min = 0n) =>
     .union([z.string().regex(EVM_QUANTITY, 'must be a whole number, decimal or 0x hex'), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)])
     .transform(String)
     .refine((value) => BigInt(value) >= min && BigInt(value) <= max, `must be ${range}`);
+const isQuantity = (value: unknown): value is string => typeof value === 'string' && EVM_QUANTITY.test(value);
 /** wei amounts and fees per gas: uint256 */
 const amount = quantity(UINT256_MAX, 'at most 2^256-1 (uint256)');
 /** gas: uint64 */
@@ -106,7 +107,8 @@ export const evmTransaction = z
   })
   .strict()
   .refine(
-    (transaction) => transaction.maxFeePerGas === undefined || transaction.maxPriorityFeePerGas === undefined || BigInt(transaction.maxPriorityFeePerGas) <= BigInt(transaction.maxFeePerGas),
+    // Runs even when a field failed its own check (zod still calls it), so only compares two well-formed fees.
+    ({ maxFeePerGas: max, maxPriorityFeePerGas: priority }) => !isQuantity(max) || !isQuantity(priority) || BigInt(priority) <= BigInt(max),
     { message: 'must not be more than maxFeePerGas', path: ['maxPriorityFeePerGas'] },
   );
 

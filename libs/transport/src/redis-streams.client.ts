@@ -8,11 +8,12 @@ import {
   RequestOf,
   ResponseOf,
   gatewayTimeout,
+  internalError,
   isErrorPayload,
   serviceOfPattern,
   serviceUnavailable,
 } from '@game-wallet/contracts';
-import { currentRequestId } from '@game-wallet/observability';
+import { currentRequestId, runWithRequestId } from '@game-wallet/observability';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import {
@@ -46,6 +47,13 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
+/** A request as it waits for its batch: its correlation id, its request id (for logs) and its encoded text. */
+interface OutgoingRequest {
+  id: string;
+  requestId: string;
+  text: string;
+}
+
 interface PendingCall {
   pattern: string;
   started: number;
@@ -73,8 +81,9 @@ export class RedisStreamsClient extends ClientProxy {
   private subscriber?: Redis;
   private connecting?: Promise<void>;
   private readonly rejections: RejectionLog;
-  private readonly outbox = new TickBatcher<WireRequest>(
+  private readonly outbox = new TickBatcher<OutgoingRequest>(
     (stream, requests) => this.sendBatch(stream, requests),
+    (stream, requests, error) => this.failBatch(stream, requests, error),
     MAX_REQUESTS_PER_ENTRY,
   );
 
@@ -157,31 +166,61 @@ export class RedisStreamsClient extends ClientProxy {
       q: options.requestId ?? currentRequestId() ?? randomUUID(),
       d: data,
     };
+    // Encoded here, one request at a time: data that cannot be encoded (a BigInt, a value nested deeper than the
+    // stack) fails its own call, as a bug, and never the batch it would have joined.
+    let text: string;
+    try {
+      text = JSON.stringify(wire);
+    } catch (error) {
+      runWithRequestId(wire.q, () => this.logger.error(`Could not encode a ${pattern} request (request ${wire.q}): ${String(error)}`));
+      this.clientOptions.onSettled?.(pattern, 'error', 0);
+      return Promise.reject(internalError());
+    }
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => this.settle(id, gatewayTimeout(), 'timeout'), timeoutMs);
       this.pending.set(id, { pattern, started, timer, resolve, reject });
-      this.outbox.add(streamKey(this.prefix, service), wire);
+      this.outbox.add(streamKey(this.prefix, service), { id, requestId: wire.q, text });
     });
   }
 
-  private sendBatch(stream: string, requests: WireRequest[]): void {
+  /** One XADD of the requests (already encoded) as a JSON array, signed for the stream. */
+  private sendBatch(stream: string, requests: OutgoingRequest[]): void {
     const commands = this.commands;
     const fail = (): void => {
       for (const request of requests) {
-        this.settle(request.i, serviceUnavailable('The service transport (Redis) is unavailable'), 'unavailable');
+        this.settle(request.id, serviceUnavailable('The service transport (Redis) is unavailable'), 'unavailable');
       }
     };
     if (!commands) {
       fail();
       return;
     }
-    const text = JSON.stringify(requests);
+    const text = `[${requests.map((request) => request.text).join(',')}]`;
     const signature = this.clientOptions.keyring.sign(requestContext(stream), text);
     commands.xadd(stream, 'MAXLEN', '~', this.maxStreamLength, '*', REQUEST_FIELD, text, SIGNATURE_FIELD, signature).catch(fail);
   }
 
-  /** A reply counts only when signed for this client's channel: a forged one is dropped, and its call times out. */
+  /** A batch that could not be sent for a reason of ours (not Redis): its calls fail as bugs, each logged with its request id. */
+  private failBatch(stream: string, requests: OutgoingRequest[], error: unknown): void {
+    for (const request of requests) {
+      runWithRequestId(request.requestId, () => this.logger.error(`Could not send a request to ${stream} (request ${request.requestId}): ${String(error)}`));
+      this.settle(request.id, internalError(), 'error');
+    }
+  }
+
+  /**
+   * A reply counts only when signed for this client's channel: a forged one is dropped, and its call times out. A
+   * message that cannot be handled is dropped and logged, never thrown into the connection.
+   */
   private onReply(message: string): void {
+    try {
+      this.takeReplies(message);
+    } catch (error) {
+      this.logger.error(`Could not handle a reply on ${this.channel}: ${String(error)}`);
+    }
+  }
+
+  private takeReplies(message: string): void {
     const { text, signature } = replyParts(message);
     const check = this.clientOptions.keyring.verify(replyContext(this.channel), text, signature);
     if (check !== 'ok') {

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { CustomTransportStrategy, MessageHandler, Server } from '@nestjs/microservices';
 import { runWithRequestId } from '@game-wallet/observability';
-import { ErrorPayload, toErrorPayload } from '@game-wallet/contracts';
+import { ErrorPayload, internalError, toErrorPayload } from '@game-wallet/contracts';
 import Redis from 'ioredis';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { RedisStreamsContext } from './redis-streams.context';
@@ -66,7 +66,11 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   private timers: NodeJS.Timeout[] = [];
   private readonly handlers = new Map<string, MessageHandler>();
   private readonly unacknowledged: string[] = [];
-  private readonly outbox = new TickBatcher<WireReply>((channel, replies) => this.publish(channel, replies));
+  /** Replies by channel, each already encoded. */
+  private readonly outbox = new TickBatcher<string>(
+    (channel, replies) => this.publish(channel, replies),
+    (channel, replies, error) => this.warn(`Could not deliver ${replies.length} replies on ${channel}: ${String(error)}`),
+  );
   private lastWarning = 0;
   private liveness?: ConsumerLiveness;
   private readonly rejections: RejectionLog;
@@ -218,26 +222,37 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     }
     this.acknowledge(live.map(([id]) => id));
     const now = Date.now();
-    for (const [, fields] of live) {
-      // An entry not signed with a transport key is dropped unread (its caller, if any, gets 504 at its deadline).
-      const { text, signature } = entryParts(fields);
-      const check = text === undefined ? 'unsigned' : this.serverOptions.keyring.verify(requestContext(this.stream), text, signature);
-      if (check !== 'ok') {
-        this.rejections.rejected(check);
-        continue;
+    for (const [id, fields] of live) {
+      try {
+        this.takeEntry(fields, now);
+      } catch (error) {
+        // A bug while reading one entry drops that entry (its callers get 504), never the others or the process.
+        this.logger.error(`Dropped entry ${id} of ${this.stream}: ${String(error)}`);
       }
-      const { requests, malformed } = parseWireRequests(text as string);
-      if (malformed > 0) {
-        this.warn(`Dropped ${malformed} malformed request(s) from ${this.stream}`);
-      }
-      for (const request of requests) {
-        if (request.t <= now) {
-          this.serverOptions.onHandled?.(request.p, 'expired', 0);
-          this.logger.debug(`Dropped ${request.p} past its deadline (request ${request.q})`);
-        } else {
-          this.inFlight += 1;
-          void this.run(request).finally(() => this.release());
-        }
+    }
+  }
+
+  private takeEntry(fields: string[], now: number): void {
+    // An entry not signed with a transport key is dropped unread (its caller, if any, gets 504 at its deadline).
+    const { text, signature } = entryParts(fields);
+    const check = text === undefined ? 'unsigned' : this.serverOptions.keyring.verify(requestContext(this.stream), text, signature);
+    if (check !== 'ok') {
+      this.rejections.rejected(check);
+      return;
+    }
+    const { requests, malformed } = parseWireRequests(text as string);
+    if (malformed > 0) {
+      this.warn(`Dropped ${malformed} malformed request(s) from ${this.stream}`);
+    }
+    for (const request of requests) {
+      if (request.t <= now) {
+        this.serverOptions.onHandled?.(request.p, 'expired', 0);
+        this.logger.debug(`Dropped ${request.p} past its deadline (request ${request.q})`);
+      } else {
+        this.inFlight += 1;
+        void this.run(request)
+          .catch((error: unknown) => this.failed(request, error))
+          .finally(() => this.release());
       }
     }
   }
@@ -290,7 +305,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       const handler = this.handlerFor(request.p);
       if (!handler) {
         this.serverOptions.onHandled?.(request.p, 'unknown', 0);
-        this.reply({ i: request.i, e: { code: 'NOT_FOUND', message: `No handler for ${request.p}`, status: 404 } }, request);
+        this.deliver(request, this.encode(request, { i: request.i, e: { code: 'NOT_FOUND', message: `No handler for ${request.p}`, status: 404 } }).text);
         return;
       }
       let reply: WireReply;
@@ -301,11 +316,32 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       } catch (error) {
         reply = { i: request.i, e: toErrorPayload(error, (line) => this.logger.error(line)) satisfies ErrorPayload };
       }
+      const encoded = this.encode(request, reply);
       const seconds = (performance.now() - started) / 1000;
-      this.serverOptions.onHandled?.(request.p, reply.e ? 'error' : 'ok', seconds);
-      this.logHandled(request, reply, seconds);
-      this.reply(reply, request);
+      this.serverOptions.onHandled?.(request.p, encoded.reply.e ? 'error' : 'ok', seconds);
+      this.logHandled(request, encoded.reply, seconds);
+      this.deliver(request, encoded.text);
     });
+  }
+
+  /**
+   * A reply encoded alone: one that cannot be (a BigInt, a value nested deeper than the stack) becomes a 500 for its
+   * caller, logged with its request id, and the other replies of its batch still go.
+   */
+  private encode(request: WireRequest, reply: WireReply): { reply: WireReply; text: string } {
+    try {
+      return { reply, text: JSON.stringify(reply) };
+    } catch (error) {
+      this.logger.error(`Could not encode the answer to ${request.p} (request ${request.q}): ${String(error)}`);
+      const failure: WireReply = { i: request.i, e: internalError().toPayload() };
+      return { reply: failure, text: JSON.stringify(failure) };
+    }
+  }
+
+  /** A bug outside the handler (a metrics or log hook): the caller still gets its 500, and the replica goes on. */
+  private failed(request: WireRequest, error: unknown): void {
+    runWithRequestId(request.q, () => this.logger.error(`Could not answer ${request.p} (request ${request.q}): ${String(error)}`));
+    this.deliver(request, JSON.stringify({ i: request.i, e: internalError().toPayload() }));
   }
 
   /** One line per message, with its request id (from the context); pings only at debug, as probes repeat them. */
@@ -318,15 +354,16 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     }
   }
 
-  private reply(reply: WireReply, request: WireRequest): void {
+  private deliver(request: WireRequest, text: string): void {
     if (request.t <= Date.now()) {
       return; // the caller has given up; nobody listens for this reply any more
     }
-    this.outbox.add(request.r, reply);
+    this.outbox.add(request.r, text);
   }
 
-  private publish(channel: string, replies: WireReply[]): void {
-    const text = JSON.stringify(replies);
+  /** One PUBLISH of the replies (already encoded) as a JSON array, signed for the channel. */
+  private publish(channel: string, replies: string[]): void {
+    const text = `[${replies.join(',')}]`;
     const message = replyMessage(this.serverOptions.keyring.sign(replyContext(channel), text), text);
     (this.commands as Redis).publish(channel, message).catch((error: unknown) => {
       this.warn(`Could not deliver ${replies.length} replies on ${channel}: ${String(error)}`);

@@ -12,3 +12,4 @@ export * from './ids';
 export * from './wallet';
 export * from './console-password';
 export type * from './api-documents';
+export * from './pattern-callers';

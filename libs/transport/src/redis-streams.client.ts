@@ -7,6 +7,7 @@ import {
   Pattern,
   RequestOf,
   ResponseOf,
+  ServiceName,
   gatewayTimeout,
   internalError,
   isErrorPayload,
@@ -31,9 +32,8 @@ import { TickBatcher } from './tick-batcher';
 import { RejectionLog } from './rejection-log';
 import { MAX_REQUESTS_PER_ENTRY, REQUEST_FIELD, SIGNATURE_FIELD, WireReply, WireRequest, replyContext, replyParts, requestContext } from './wire';
 
+/** The calling app (`keys.app`) names its reply channels, so a Redis ACL can give each app only its own. */
 export interface ClientOptions extends TransportConnectionOptions {
-  /** The calling app (`gateway`, `core`): its reply channels are named after it, so a Redis ACL can give each app only its own. */
-  name?: string;
   /** Default deadline of a request, in ms (SPEC §8: 5 s). */
   deadlineMs?: number;
   maxStreamLength?: number;
@@ -56,6 +56,8 @@ interface OutgoingRequest {
 
 interface PendingCall {
   pattern: string;
+  /** the service asked: only its replies are taken */
+  service: ServiceName;
   started: number;
   timer: NodeJS.Timeout;
   resolve: (value: unknown) => void;
@@ -81,16 +83,17 @@ export class RedisStreamsClient extends ClientProxy {
   private subscriber?: Redis;
   private connecting?: Promise<void>;
   private readonly rejections: RejectionLog;
+  /** Requests by service. */
   private readonly outbox = new TickBatcher<OutgoingRequest>(
-    (stream, requests) => this.sendBatch(stream, requests),
-    (stream, requests, error) => this.failBatch(stream, requests, error),
+    (service, requests) => this.sendBatch(service as ServiceName, requests),
+    (service, requests, error) => this.failBatch(service, requests, error),
     MAX_REQUESTS_PER_ENTRY,
   );
 
   constructor(private readonly clientOptions: ClientOptions) {
     super();
     this.prefix = clientOptions.keyPrefix ?? DEFAULT_KEY_PREFIX;
-    this.clientId = `${clientOptions.name ?? 'client'}-${instanceName()}`;
+    this.clientId = `${clientOptions.keys.app}-${instanceName()}`;
     this.deadlineMs = clientOptions.deadlineMs ?? DEFAULT_DEADLINE_MS;
     this.maxStreamLength = clientOptions.maxStreamLength ?? DEFAULT_MAX_STREAM_LENGTH;
     this.channel = replyChannel(this.prefix, this.clientId);
@@ -150,6 +153,10 @@ export class RedisStreamsClient extends ClientProxy {
     if (service === undefined) {
       return Promise.reject(new AppError('INTERNAL_ERROR', `Unknown message pattern ${pattern}`));
     }
+    if (!this.clientOptions.keys.has(service)) {
+      this.logger.error(`The ${this.clientOptions.keys.app} holds no transport key for the ${service}: ${pattern} cannot be sent`);
+      return Promise.reject(internalError());
+    }
     const commands = this.commands;
     if (!commands || !this.isReady) {
       this.clientOptions.onSettled?.(pattern, 'unavailable', 0);
@@ -178,13 +185,13 @@ export class RedisStreamsClient extends ClientProxy {
     }
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => this.settle(id, gatewayTimeout(), 'timeout'), timeoutMs);
-      this.pending.set(id, { pattern, started, timer, resolve, reject });
-      this.outbox.add(streamKey(this.prefix, service), { id, requestId: wire.q, text });
+      this.pending.set(id, { pattern, service, started, timer, resolve, reject });
+      this.outbox.add(service, { id, requestId: wire.q, text });
     });
   }
 
-  /** One XADD of the requests (already encoded) as a JSON array, signed for the stream. */
-  private sendBatch(stream: string, requests: OutgoingRequest[]): void {
+  /** One XADD of the requests (already encoded) as a JSON array, signed for the service's stream with the key of the link with it. */
+  private sendBatch(service: ServiceName, requests: OutgoingRequest[]): void {
     const commands = this.commands;
     const fail = (): void => {
       for (const request of requests) {
@@ -195,22 +202,24 @@ export class RedisStreamsClient extends ClientProxy {
       fail();
       return;
     }
+    const stream = streamKey(this.prefix, service);
     const text = `[${requests.map((request) => request.text).join(',')}]`;
-    const signature = this.clientOptions.keyring.sign(requestContext(stream), text);
+    const signature = this.clientOptions.keys.sign(service, requestContext(stream), text);
     commands.xadd(stream, 'MAXLEN', '~', this.maxStreamLength, '*', REQUEST_FIELD, text, SIGNATURE_FIELD, signature).catch(fail);
   }
 
   /** A batch that could not be sent for a reason of ours (not Redis): its calls fail as bugs, each logged with its request id. */
-  private failBatch(stream: string, requests: OutgoingRequest[], error: unknown): void {
+  private failBatch(service: string, requests: OutgoingRequest[], error: unknown): void {
     for (const request of requests) {
-      runWithRequestId(request.requestId, () => this.logger.error(`Could not send a request to ${stream} (request ${request.requestId}): ${String(error)}`));
+      runWithRequestId(request.requestId, () => this.logger.error(`Could not send a request to the ${service} (request ${request.requestId}): ${String(error)}`));
       this.settle(request.id, internalError(), 'error');
     }
   }
 
   /**
-   * A reply counts only when signed for this client's channel: a forged one is dropped, and its call times out. A
-   * message that cannot be handled is dropped and logged, never thrown into the connection.
+   * A reply counts only when signed for this client's channel by the service the call went to: a forged one, or one
+   * another app signed, is dropped, and its call times out. A message that cannot be handled is dropped and logged,
+   * never thrown into the connection.
    */
   private onReply(message: string): void {
     try {
@@ -222,9 +231,9 @@ export class RedisStreamsClient extends ClientProxy {
 
   private takeReplies(message: string): void {
     const { text, signature } = replyParts(message);
-    const check = this.clientOptions.keyring.verify(replyContext(this.channel), text, signature);
-    if (check !== 'ok') {
-      this.rejections.rejected(check);
+    const verified = this.clientOptions.keys.verify(replyContext(this.channel), text, signature);
+    if (verified.check !== 'ok') {
+      this.rejections.rejected(verified.check);
       return;
     }
     let replies: WireReply[];
@@ -235,6 +244,14 @@ export class RedisStreamsClient extends ClientProxy {
       return;
     }
     for (const reply of replies) {
+      const call = this.pending.get(reply.i);
+      if (call === undefined) {
+        continue; // answered already, or given up
+      }
+      if (call.service !== verified.sender) {
+        this.rejections.rejected('refused-sender');
+        continue;
+      }
       if (reply.e !== undefined) {
         const payload: ErrorPayload = isErrorPayload(reply.e)
           ? reply.e

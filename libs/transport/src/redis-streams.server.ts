@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { CustomTransportStrategy, MessageHandler, Server } from '@nestjs/microservices';
 import { runWithRequestId } from '@game-wallet/observability';
-import { ErrorPayload, internalError, toErrorPayload } from '@game-wallet/contracts';
+import { AppName, ErrorPayload, internalError, mayCall, toErrorPayload } from '@game-wallet/contracts';
 import Redis from 'ioredis';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { RedisStreamsContext } from './redis-streams.context';
@@ -32,6 +32,13 @@ export interface ServerOptions extends TransportConnectionOptions {
   reclaimIntervalMs?: number;
   /** Called once per message taken, for metrics. */
   onHandled?: (pattern: string, outcome: 'ok' | 'error' | 'expired' | 'unknown', seconds: number) => void;
+  /** Whether `sender` may ask for `pattern` (default: the contract's table of callers); any other request is dropped. */
+  mayCall?: (sender: AppName, pattern: string) => boolean;
+}
+
+/** A request taken from the stream, with the app that signed it (its reply goes back to that app). */
+interface TakenRequest extends WireRequest {
+  sender: AppName;
 }
 
 
@@ -66,14 +73,15 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   private timers: NodeJS.Timeout[] = [];
   private readonly handlers = new Map<string, MessageHandler>();
   private readonly unacknowledged: string[] = [];
-  /** Replies by channel, each already encoded. */
+  /** Replies, each already encoded, by the app and the channel they go to (`<app>\n<channel>`). */
   private readonly outbox = new TickBatcher<string>(
-    (channel, replies) => this.publish(channel, replies),
-    (channel, replies, error) => this.warn(`Could not deliver ${replies.length} replies on ${channel}: ${String(error)}`),
+    (to, replies) => this.publish(to, replies),
+    (to, replies, error) => this.warn(`Could not deliver ${replies.length} replies on ${to.slice(to.indexOf('\n') + 1)}: ${String(error)}`),
   );
   private lastWarning = 0;
   private liveness?: ConsumerLiveness;
   private readonly rejections: RejectionLog;
+  private readonly mayCall: (sender: AppName, pattern: string) => boolean;
 
   constructor(private readonly serverOptions: ServerOptions) {
     super();
@@ -86,6 +94,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     this.heartbeatTtlMs = serverOptions.heartbeatTtlMs ?? 2000;
     this.reclaimIntervalMs = serverOptions.reclaimIntervalMs ?? 1000;
     this.rejections = new RejectionLog(this.logger, `entries of ${this.stream}`, serverOptions.onRejected);
+    this.mayCall = serverOptions.mayCall ?? mayCall;
   }
 
   listen(callback: (error?: unknown) => void): void {
@@ -233,19 +242,25 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   }
 
   private takeEntry(fields: string[], now: number): void {
-    // An entry not signed with a transport key is dropped unread (its caller, if any, gets 504 at its deadline).
+    // An entry not signed with the key of a link to this service is dropped unread, and so is a request its sender may
+    // not make: its caller, if any, gets 504 at its deadline.
     const { text, signature } = entryParts(fields);
-    const check = text === undefined ? 'unsigned' : this.serverOptions.keyring.verify(requestContext(this.stream), text, signature);
-    if (check !== 'ok') {
-      this.rejections.rejected(check);
+    const verified = text === undefined ? { check: 'unsigned' as const } : this.serverOptions.keys.verify(requestContext(this.stream), text, signature);
+    if (verified.check !== 'ok') {
+      this.rejections.rejected(verified.check);
       return;
     }
+    const sender = verified.sender;
     const { requests, malformed } = parseWireRequests(text as string);
     if (malformed > 0) {
       this.warn(`Dropped ${malformed} malformed request(s) from ${this.stream}`);
     }
-    for (const request of requests) {
-      if (request.t <= now) {
+    for (const wire of requests) {
+      const request: TakenRequest = { ...wire, sender };
+      if (!this.mayCall(sender, request.p)) {
+        this.rejections.rejected('refused-sender');
+        this.logger.debug(`Dropped ${request.p} from the ${sender}, which may not ask for it (request ${request.q})`);
+      } else if (request.t <= now) {
         this.serverOptions.onHandled?.(request.p, 'expired', 0);
         this.logger.debug(`Dropped ${request.p} past its deadline (request ${request.q})`);
       } else {
@@ -299,7 +314,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     }
   }
 
-  private run(request: WireRequest): Promise<void> {
+  private run(request: TakenRequest): Promise<void> {
     return runWithRequestId(request.q, async () => {
       const started = performance.now();
       const handler = this.handlerFor(request.p);
@@ -339,7 +354,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   }
 
   /** A bug outside the handler (a metrics or log hook): the caller still gets its 500, and the replica goes on. */
-  private failed(request: WireRequest, error: unknown): void {
+  private failed(request: TakenRequest, error: unknown): void {
     runWithRequestId(request.q, () => this.logger.error(`Could not answer ${request.p} (request ${request.q}): ${String(error)}`));
     this.deliver(request, JSON.stringify({ i: request.i, e: internalError().toPayload() }));
   }
@@ -354,17 +369,19 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     }
   }
 
-  private deliver(request: WireRequest, text: string): void {
+  private deliver(request: TakenRequest, text: string): void {
     if (request.t <= Date.now()) {
       return; // the caller has given up; nobody listens for this reply any more
     }
-    this.outbox.add(request.r, text);
+    this.outbox.add(`${request.sender}\n${request.r}`, text);
   }
 
-  /** One PUBLISH of the replies (already encoded) as a JSON array, signed for the channel. */
-  private publish(channel: string, replies: string[]): void {
+  /** One PUBLISH of the replies (already encoded) as a JSON array, signed for the channel with the key of the link with the asking app. */
+  private publish(to: string, replies: string[]): void {
+    const newline = to.indexOf('\n');
+    const channel = to.slice(newline + 1);
     const text = `[${replies.join(',')}]`;
-    const message = replyMessage(this.serverOptions.keyring.sign(replyContext(channel), text), text);
+    const message = replyMessage(this.serverOptions.keys.sign(to.slice(0, newline) as AppName, replyContext(channel), text), text);
     (this.commands as Redis).publish(channel, message).catch((error: unknown) => {
       this.warn(`Could not deliver ${replies.length} replies on ${channel}: ${String(error)}`);
     });

@@ -1,6 +1,6 @@
 import { AppError } from '@game-wallet/contracts';
 import { RunningProcess, TEST_REDIS_URL, deleteKeys, spawnNode, uniquePrefix, waitFor } from '@game-wallet/testing';
-import { RedisStreamsClient, TransportKeyring } from '@game-wallet/transport';
+import { RedisStreamsClient, TransportKeyring, TransportKeys } from '@game-wallet/transport';
 import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 
@@ -29,7 +29,7 @@ describe('transport, when one message cannot be encoded', () => {
     replica = spawnNode('replica', FIXTURE, { REDIS_URL: TEST_REDIS_URL, TRANSPORT_KEY_PREFIX: prefix, REPLICA: 'a', TRANSPORT_TEST_KEY: KEY.toString('base64') });
     await waitFor(() => replica.output.includes('replica a listening') || !replica.running, 20_000, 'the replica');
     expect(replica.running).toBe(true);
-    client = new RedisStreamsClient({ redisUrl: TEST_REDIS_URL, keyPrefix: prefix, keyring: new TransportKeyring(new Map([['test', KEY]]), 'test') });
+    client = new RedisStreamsClient({ redisUrl: TEST_REDIS_URL, keyPrefix: prefix, keys: new TransportKeys('gateway', new Map([['core', new TransportKeyring(new Map([['test', KEY]]), 'test')]])) });
     await client.connect();
   });
 
@@ -79,7 +79,7 @@ describe('transport, when one message cannot be encoded', () => {
       expect.objectContaining({ code: 'INTERNAL_ERROR', status: 500, message: 'Internal server error' }),
       { n: 12, replica: 'a' },
     ]);
-    expect(replica.output).toMatch(/Could not encode the answer to core\.deep \(request deep-reply-11\): RangeError/);
+    await waitFor(() => /Could not encode the answer to core\.deep \(request deep-reply-11\): RangeError/.test(replica.output), 5000, 'the log line');
     // The service's process goes on: it is still running and answers the next calls.
     expect(replica.running).toBe(true);
     await expect(client.request('core.echo', { payload: { n: 13 } })).resolves.toEqual({ n: 13, replica: 'a' });

@@ -45,9 +45,29 @@ function render(app, line) {
   return `${paint(90, time)} ${paint(levelColor[level] ?? 0, level.toUpperCase().padEnd(5))} ${paint(appColor[app], app.padEnd(8))} ${context}${entry.msg ?? ''}${extras ? ` ${paint(90, extras)}` : ''}`;
 }
 
+/**
+ * Each app's own environment: the shared one, with `<APP>_TRANSPORT_HMAC_KEYS` and `<APP>_TRANSPORT_HMAC_KEY_ID` (as
+ * `npm run -s transport:keys -- --prefixed` prints them) as its TRANSPORT_HMAC_KEYS and TRANSPORT_HMAC_KEY_ID; the
+ * other apps' keys stay out of its process. Without them each app generates its development keys, a key per link,
+ * into the data folder they share.
+ */
+function envOf(app) {
+  const own = {};
+  const shared = {};
+  for (const [name, value] of Object.entries(env)) {
+    const prefixed = /^(GATEWAY|IDENTITY|WALLET|CORE)_(TRANSPORT_HMAC_KEYS|TRANSPORT_HMAC_KEY_ID)$/.exec(name);
+    if (!prefixed) {
+      shared[name] = value;
+    } else if (prefixed[1] === app.toUpperCase()) {
+      own[prefixed[2]] = value;
+    }
+  }
+  return { ...shared, ...own };
+}
+
 let stopping = false;
 const children = apps.map(({ name }) => {
-  const child = spawn(process.execPath, [join(root, `dist/apps/${name}/main.js`)], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(root, `dist/apps/${name}/main.js`)], { cwd: root, env: envOf(name), stdio: ['ignore', 'pipe', 'pipe'] });
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => console.log(render(name, line)));
   }

@@ -14,15 +14,16 @@ import { join } from 'node:path';
 import { ROUNDS, ROUNDS_METHOD, cpuLines, machine, measure, pairedRounds, root, startPlatform, table } from '../lib/platform.mjs';
 
 const require = createRequire(import.meta.url);
-const { RedisStreamsClient, TransportKeyring } = require(join(root, 'dist/out-tsc/libs/transport/src'));
+const { RedisStreamsClient, TransportKeys } = require(join(root, 'dist/out-tsc/libs/transport/src'));
 const { transportKeysOf } = require(join(root, 'dist/out-tsc/libs/config/src'));
 
 const platform = await startPlatform('auth', ['identity', 'gateway']);
 const cancelTimeLimit = platform.timeLimit(420_000);
 try {
   const game = await platform.game();
-  const keyring = TransportKeyring.fromConfig(transportKeysOf(platform.env), platform.env.DATA_DIR);
-  const transport = new RedisStreamsClient({ redisUrl: platform.env.REDIS_URL, keyPrefix: platform.prefix, keyring });
+  // A profile made as core makes a new player's (identity takes profiles.createOrGet from core only).
+  const keys = TransportKeys.fromConfig('core', transportKeysOf('core', platform.envOf('core')), platform.env.DATA_DIR);
+  const transport = new RedisStreamsClient({ redisUrl: platform.env.REDIS_URL, keyPrefix: platform.prefix, keys });
   await transport.connect();
   const profile = await transport.request('identity.profiles.createOrGet', {
     payload: { externalKey: 'bench-player' },

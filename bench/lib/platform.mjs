@@ -71,14 +71,17 @@ export async function startPlatform(name, apps = ['identity', 'wallet', 'core', 
     NODE_OPTIONS: nodeOptions,
     BENCH_REDIS_URL: REDIS_URL,
     BENCH_KEY_PREFIX: prefix,
-    TRANSPORT_HMAC_KEYS: `bench=${randomBytes(32).toString('base64')}`,
     ...extraEnv,
   };
+  // Each app its own transport keys, a key per link, as `npm run transport:keys` makes them for production.
+  const { newTransportEnvironment } = require(join(root, 'dist/out-tsc/libs/transport/src'));
+  const transportEnv = extraEnv.TRANSPORT_HMAC_KEYS === undefined ? newTransportEnvironment('bench') : {};
+  const envOf = (app) => ({ ...env, ...transportEnv[app] });
   const children = [];
   const appPids = {};
   const healthOf = { identity: ports.identity, wallet: ports.wallet, core: ports.coreService, gateway: ports.base };
   const start = (app) => {
-    const child = spawn(process.execPath, [...imageRuntime(app).nodeFlags, ...((process.env.BENCH_CPU_PROF ?? '').split(',').includes(app) ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof/' + app] : []), join(root, `dist/apps/${app}/main.js`)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, [...imageRuntime(app).nodeFlags, ...((process.env.BENCH_CPU_PROF ?? '').split(',').includes(app) ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof/' + app] : []), join(root, `dist/apps/${app}/main.js`)], { env: envOf(app), stdio: ['ignore', 'ignore', 'inherit'] });
     children.push(child);
     appPids[app] = child.pid;
   };
@@ -94,6 +97,8 @@ export async function startPlatform(name, apps = ['identity', 'wallet', 'core', 
 
   const platform = {
     env,
+    /** The environment `app` runs with: `env` and its own transport keys. */
+    envOf,
     baseUrl,
     coreUrl,
     prefix,

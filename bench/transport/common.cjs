@@ -65,16 +65,17 @@ function serve(start) {
 }
 
 /**
- * The transport keyring of a run: the runner's key (BENCH_TRANSPORT_KEY); with BENCH_TRANSPORT_AUTH=none, one that
- * neither computes nor checks a MAC (same wire format), so `hmac.mjs` measures what authentication alone costs.
+ * The transport keys of `app` in a run, its link with `peer` holding the runner's key (BENCH_TRANSPORT_KEY); with
+ * BENCH_TRANSPORT_AUTH=none, a link that neither computes nor checks a MAC (same wire format), so `hmac.mjs` measures
+ * what authentication alone costs.
  */
-function benchKeyring(TransportKeyring) {
+function benchKeys({ TransportKeyring, TransportKeys }, app, peer) {
   const keyring = new TransportKeyring(new Map([['bench', Buffer.from(process.env.BENCH_TRANSPORT_KEY, 'base64')]]), 'bench');
   if (process.env.BENCH_TRANSPORT_AUTH === 'none') {
     keyring.sign = () => 'bench.unsigned';
     keyring.verify = () => 'ok';
   }
-  return keyring;
+  return new TransportKeys(app, new Map([[peer, keyring]]));
 }
 
-module.exports = { benchKeyring, decorateMethod, settings, serve };
+module.exports = { benchKeys, decorateMethod, settings, serve };

@@ -3,7 +3,7 @@
 // answers with its reply. BENCH_MODE=ours uses the Redis Streams transport (dist/out-tsc/libs/transport), BENCH_MODE=builtin
 // uses NestJS's built-in Redis transport. Everything else is the same in both modes.
 const { join } = require('node:path');
-const { benchKeyring, decorateMethod, settings, serve } = require('./common.cjs');
+const { benchKeys, decorateMethod, settings, serve } = require('./common.cjs');
 const { Controller, Get, Module, Req } = require('@nestjs/common');
 const { NestFactory } = require('@nestjs/core');
 const { ClientProxyFactory, Transport } = require('@nestjs/microservices');
@@ -15,9 +15,8 @@ const PATTERN = 'core.ping';
 /** Opens the transport client; resolves with the function the route calls and a close function. */
 async function openClient({ mode, redisUrl, redisHost, redisPort, keyPrefix }) {
   if (mode === 'ours') {
-    const { RedisStreamsClient, TransportKeyring } = require(join(__dirname, '..', '..', 'dist', 'out-tsc', 'libs', 'transport', 'src'));
-    const keyring = benchKeyring(TransportKeyring);
-    const client = new RedisStreamsClient({ redisUrl, keyPrefix, deadlineMs: 5000, keyring });
+    const transport = require(join(__dirname, '..', '..', 'dist', 'out-tsc', 'libs', 'transport', 'src'));
+    const client = new transport.RedisStreamsClient({ redisUrl, keyPrefix, deadlineMs: 5000, keys: benchKeys(transport, 'gateway', 'core') });
     await client.connect();
     if (!client.isReady) throw new Error(`RedisStreamsClient could not connect to ${redisUrl}`);
     // As the real gateway does: a direct call carrying the HTTP request's id.

@@ -3,7 +3,7 @@
 // BENCH_MODE=ours listens on the Redis Streams transport (dist/out-tsc/libs/transport), BENCH_MODE=builtin on NestJS's
 // built-in Redis transport. The handler is the same in both modes.
 const { join } = require('node:path');
-const { benchKeyring, decorateMethod, settings, serve } = require('./common.cjs');
+const { benchKeys, decorateMethod, settings, serve } = require('./common.cjs');
 const { Controller, Module } = require('@nestjs/common');
 const { NestFactory } = require('@nestjs/core');
 const { MessagePattern, Transport } = require('@nestjs/microservices');
@@ -21,9 +21,8 @@ Module({ controllers: [PingController] })(ServiceModule);
 
 function transportOptions({ mode, redisUrl, redisHost, redisPort, keyPrefix }) {
   if (mode === 'ours') {
-    const { RedisStreamsServer, TransportKeyring } = require(join(__dirname, '..', '..', 'dist', 'out-tsc', 'libs', 'transport', 'src'));
-    const keyring = benchKeyring(TransportKeyring);
-    return { strategy: new RedisStreamsServer({ service: 'core', redisUrl, keyPrefix, keyring }) };
+    const transport = require(join(__dirname, '..', '..', 'dist', 'out-tsc', 'libs', 'transport', 'src'));
+    return { strategy: new transport.RedisStreamsServer({ service: 'core', redisUrl, keyPrefix, keys: benchKeys(transport, 'core', 'gateway') }) };
   }
   if (mode === 'builtin') {
     return { transport: Transport.REDIS, options: { host: redisHost, port: redisPort } };

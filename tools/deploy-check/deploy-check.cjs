@@ -12,6 +12,7 @@ const { checkEnvironment } = require('./environment.cjs');
 const { checkKubernetesSchema } = require('./kubernetes-schema.cjs');
 const { renderAll, yamlDocuments } = require('./render.cjs');
 const { checkSecrets } = require('./secrets.cjs');
+const { checkTransportKeys } = require('./transport-keys.cjs');
 
 const ROOT = resolve(__dirname, '..', '..');
 
@@ -50,6 +51,7 @@ async function runChecks(options) {
     ['probe-paths', () => checkProbePaths(renderings, apps)],
     ['environment', () => checkEnvironment(renderings, apps, secretTemplates)],
     ['secrets', () => checkSecrets(renderings, documents, k8sDir)],
+    ['transport-keys', () => checkTransportKeys(renderings, apps, secretTemplates, composeFile)],
     ['shutdown', () => checkShutdown(renderings, apps, secretTemplates)],
     ['wallet-memory', () => checkWalletMemory(renderings, apps, secretTemplates)],
     ['migrations', () => checkMigrations(renderings, apps, secretTemplates)],
@@ -76,6 +78,7 @@ module.exports = {
   checkProbePaths,
   checkEnvironment,
   checkSecrets,
+  checkTransportKeys,
   checkShutdown,
   checkWalletMemory,
   checkMigrations,

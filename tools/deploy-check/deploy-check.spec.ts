@@ -70,6 +70,7 @@ describe(runChecks.name, () => {
       'probe-paths',
       'environment',
       'secrets',
+      'transport-keys',
       'shutdown',
       'wallet-memory',
       'migrations',
@@ -234,6 +235,37 @@ describe(runChecks.name, () => {
     await expect(check(dir, 'secrets')).resolves.toEqual([
       'overlays/development: renders Secret/game-wallet-core: applying it would replace the real Secret with placeholders',
       'overlays/production: renders Secret/game-wallet-core: applying it would replace the real Secret with placeholders',
+    ]);
+  });
+
+  it("fails when an app takes its transport keys from another app's Secret", async () => {
+    const dir = copy();
+    edit(dir, 'k8s/base/core/deployment.yaml', /(secretKeyRef:\n\s+name:) game-wallet-core(\n\s+key: TRANSPORT_HMAC_KEYS\n)/, '$1 game-wallet-gateway$2');
+
+    const problems = await check(dir, 'transport-keys');
+    for (const overlay of ['development', 'production']) {
+      expect(problems).toContain(
+        `overlays/${overlay}: Deployment/core (core): TRANSPORT_HMAC_KEYS comes from Secret game-wallet-gateway, which belongs to the gateway: the core's keys must be its own`,
+      );
+      expect(problems).toContain(`overlays/${overlay}: core, gateway take their transport keys from one Secret, game-wallet-gateway: each app's keys must be its own`);
+    }
+  });
+
+  it('fails when an app takes its transport keys from its ConfigMap', async () => {
+    const dir = copy();
+    edit(dir, 'k8s/base/wallet/deployment.yaml', /(- name: TRANSPORT_HMAC_KEY_ID\n\s+valueFrom:\n\s+)secretKeyRef:\n(\s+)name: game-wallet-wallet/, '$1configMapKeyRef:\n$2name: wallet-config');
+    edit(dir, 'k8s/base/wallet/config.env', 'NODE_ENV=production', 'NODE_ENV=production\nTRANSPORT_HMAC_KEY_ID=t1');
+
+    const problems = await check(dir, 'transport-keys');
+    expect(problems).toContainEqual(expect.stringMatching(/^overlays\/production: Deployment\/wallet \(wallet\): TRANSPORT_HMAC_KEY_ID comes from ConfigMap wallet-config-\w+: it must come from the wallet's own Secret$/));
+  });
+
+  it("fails when docker-compose.yml gives an app another app's transport keys", async () => {
+    const dir = copy();
+    edit(dir, 'docker-compose.yml', 'TRANSPORT_HMAC_KEYS: ${WALLET_TRANSPORT_HMAC_KEYS:-}', 'TRANSPORT_HMAC_KEYS: ${GATEWAY_TRANSPORT_HMAC_KEYS:-}');
+
+    await expect(check(dir, 'transport-keys')).resolves.toEqual([
+      "docker-compose.yml: wallet, gateway are given the same TRANSPORT_HMAC_KEYS: each app's keys must be its own",
     ]);
   });
 

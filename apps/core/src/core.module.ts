@@ -15,7 +15,7 @@ export class CoreModule {
       config: { token: CORE_CONFIG, value: config },
       database: coreDataSourceOptions(config.databaseUrl),
       migrations: config.migrations,
-      imports: [ServiceClientModule.forRoot({ name: 'core', redisUrl: config.redisUrl, keyPrefix: config.keyPrefix, keyring: runtime.transportKeyring }), PlayersModule],
+      imports: [ServiceClientModule.forRoot({ redisUrl: config.redisUrl, keyPrefix: config.keyPrefix, keys: runtime.transportKeys }), PlayersModule],
     });
   }
 }

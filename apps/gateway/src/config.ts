@@ -134,7 +134,7 @@ const schema = z
 export function loadGatewayConfig(env: Env): GatewayConfig {
   const parsed = parseEnv(
     schema.superRefine((_, context) => {
-      checkTransportKeys(env, context);
+      checkTransportKeys('gateway', env, context);
       if (env.NODE_ENV === 'production') {
         if (!env.GATEWAY_DATABASE_URL && !env.DATABASE_URL) {
           context.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'must be set (or GATEWAY_DATABASE_URL) when NODE_ENV=production' });
@@ -167,7 +167,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     trustProxy: parsed.TRUST_PROXY,
     publicUrls: { base: withoutTrailingSlash(parsed.PUBLIC_BASE_URL), core: withoutTrailingSlash(parsed.PUBLIC_CORE_URL) },
     consoleDir: parsed.CONSOLE_DIR ?? BUILT_CONSOLE_DIR,
-    transportKeys: transportKeysOf(parsed),
+    transportKeys: transportKeysOf('gateway', env),
     dataDir: parsed.DATA_DIR,
   };
 }

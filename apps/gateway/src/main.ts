@@ -4,7 +4,7 @@ import { GatewayAuth } from '@game-wallet/auth';
 import { ensureDatabase } from '@game-wallet/database';
 import { AppRuntime, createHttpApp, runMain } from '@game-wallet/http';
 import { AppMetrics, createRootLogger } from '@game-wallet/observability';
-import { RedisStreamsClient, TransportKeyring, createFailFastRedis } from '@game-wallet/transport';
+import { RedisStreamsClient, SHARED_TRANSPORT_KEYS_WARNING, TransportKeys, createFailFastRedis } from '@game-wallet/transport';
 import { Pool } from 'pg';
 import { BaseApiModule } from './base-api.module';
 import { loadGatewayConfig } from './config';
@@ -24,12 +24,14 @@ runMain('gateway', async () => {
   const pool = new Pool({ connectionString: config.databaseUrl, max: 2, connectionTimeoutMillis: 1000, idleTimeoutMillis: 10_000 });
   pool.on('error', () => undefined); // a dropped idle connection is replaced on next use; health reports outages
   metrics.observePool('gateway', pool);
-  const transportKeyring = TransportKeyring.fromConfig(config.transportKeys, config.dataDir);
+  const transportKeys = TransportKeys.fromConfig('gateway', config.transportKeys, config.dataDir);
+  if (transportKeys.shared) {
+    logger.warn(SHARED_TRANSPORT_KEYS_WARNING);
+  }
   const transport = new RedisStreamsClient({
-    name: 'gateway',
     redisUrl: config.redisUrl,
     keyPrefix: config.keyPrefix,
-    keyring: transportKeyring,
+    keys: transportKeys,
     onRejected: (reason) => metrics.countRejected(reason),
     deadlineMs: config.serviceDeadlineMs,
     onSettled: (pattern, outcome, seconds) => metrics.observeTransport(pattern, outcome, seconds),
@@ -37,7 +39,7 @@ runMain('gateway', async () => {
   await transport.connect();
   const auth = new GatewayAuth({
     transport,
-    keyring: transportKeyring,
+    keys: transportKeys,
     onRejected: (reason) => metrics.countRejected(reason),
     redis,
     redisUrl: config.redisUrl,

@@ -1,12 +1,13 @@
 import { AppError, BROADCAST, apiKeyCacheKey, broadcastChannel } from '@game-wallet/contracts';
 import { TestPlatform, consoleToken, createGame, createProfile, http, profileJwt, waitFor } from '@game-wallet/testing';
-import { RedisStreamsClient, TransportKeyring, broadcastContext, cacheContext, signValue, streamKey } from '@game-wallet/transport';
+import { RedisStreamsClient, TransportKeys, broadcastContext, cacheContext, signValue, streamKey } from '@game-wallet/transport';
 import Redis from 'ioredis';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
 /**
- * Anyone who can write to Redis cannot act as a principal: services run only stream entries signed with a transport
- * key, and drop the rest unread (counted, logged once a minute); a caller without the key gets its 504.
+ * Anyone who can write to Redis cannot act as a principal: services run only stream entries signed with the key of a
+ * link to them, and drop the rest unread (counted, logged once a minute); a caller without the key gets its 504.
+ * (What each app may ask of the others: transport-callers.e2e-spec.ts.)
  */
 describe('authenticated transport', () => {
   let platform: TestPlatform;
@@ -42,14 +43,15 @@ describe('authenticated transport', () => {
   const stream = () => streamKey(platform.keyPrefix, 'identity');
 
   it('never runs an entry that is unsigned, badly signed or signed with an unknown key, and counts each', async () => {
-    const other = TransportKeyring.random('test');
-    const unknown = TransportKeyring.random('stranger');
+    // The platform's keys have the id `test`: the same id with another key, and an id identity does not know.
+    const other = TransportKeys.random('gateway', 'test');
+    const unknown = TransportKeys.random('gateway', 'stranger');
     const unsignedText = forgedEntry('Forged unsigned');
     const badText = forgedEntry('Forged bad signature');
     const unknownText = forgedEntry('Forged unknown key');
     await redis.xadd(stream(), '*', 'm', unsignedText);
-    await redis.xadd(stream(), '*', 'm', badText, 's', other.sign(`request ${stream()}`, badText));
-    await redis.xadd(stream(), '*', 'm', unknownText, 's', unknown.sign(`request ${stream()}`, unknownText));
+    await redis.xadd(stream(), '*', 'm', badText, 's', other.sign('identity', `request ${stream()}`, badText));
+    await redis.xadd(stream(), '*', 'm', unknownText, 's', unknown.sign('identity', `request ${stream()}`, unknownText));
     const metrics = async () => (await fetch(`${platform.internalUrl('identity')}/metrics`)).text();
     await waitFor(async () => /transport_messages_rejected_total\{reason="unknown-key"[^}]*\} 1/.test(await metrics()), 5000, 'the rejections to be counted');
     const text = await metrics();
@@ -57,17 +59,17 @@ describe('authenticated transport', () => {
     expect(text).toMatch(/transport_messages_rejected_total\{reason="bad-signature"[^}]*\} 1/);
     expect((await gameNames()).filter((name) => name.startsWith('Forged'))).toEqual([]);
     expect(await redis.xlen(stream())).toBe(0); // dropped, not left to be claimed again
-    expect(platform.process('identity').output).toMatch(/Dropped unauthenticated transport messages \(entries of \S+\): 1 unsigned/);
+    expect(platform.process('identity').output).toMatch(/Dropped transport messages not signed by an app allowed to send them \(entries of \S+\): 1 unsigned/);
   });
 
-  it('runs the same entry when it is signed with the transport key (so the refusals above are the signature)', async () => {
+  it("runs the same entry when it is signed with the gateway's key (so the refusals above are the signature)", async () => {
     const text = forgedEntry('Signed with the key');
-    await redis.xadd(stream(), '*', 'm', text, 's', platform.transportKeyring.sign(`request ${stream()}`, text));
+    await redis.xadd(stream(), '*', 'm', text, 's', platform.transportKeys('gateway').sign('identity', `request ${stream()}`, text));
     await waitFor(async () => (await gameNames()).includes('Signed with the key'), 5000, 'the signed entry to run');
   });
 
   it('answers a caller without the key with 504 at its deadline', async () => {
-    const client = new RedisStreamsClient({ redisUrl: platform.env.REDIS_URL, keyPrefix: platform.keyPrefix, keyring: TransportKeyring.random('test') });
+    const client = new RedisStreamsClient({ redisUrl: platform.env.REDIS_URL, keyPrefix: platform.keyPrefix, keys: TransportKeys.random('gateway', 'test') });
     await client.connect();
     try {
       const error = await client.call('identity.ping', { payload: {}, principal: { kind: 'system' } }, { timeoutMs: 800 }).catch((failure: unknown) => failure);
@@ -78,7 +80,7 @@ describe('authenticated transport', () => {
     }
   });
 
-  it('keeps a caller from accepting a reply that is not signed for its channel', async () => {
+  it('keeps a caller from accepting a reply that is not signed for its channel by the service it asked', async () => {
     const replyChannels = async () => (await redis.pubsub('CHANNELS', `${platform.keyPrefix}:reply:*`)) as string[];
     const before = await replyChannels();
     const client = await platform.transportClient();
@@ -88,9 +90,11 @@ describe('authenticated transport', () => {
       const channel = await waitFor(async () => (await replyChannels()).find((name) => !before.includes(name)), 2000, "the client's reply channel");
       const forged = JSON.stringify([{ i: '1', d: { service: 'wallet', status: 'forged' } }]);
       await redis.publish(channel, forged);
-      await redis.publish(channel, `${TransportKeyring.random('test').sign(`reply ${channel}`, forged)} ${forged}`);
-      // Signed with the real key but for another channel: moved replies are refused too.
-      await redis.publish(channel, `${platform.transportKeyring.sign('reply elsewhere', forged)} ${forged}`);
+      await redis.publish(channel, `${TransportKeys.random('wallet', 'test').sign('gateway', `reply ${channel}`, forged)} ${forged}`);
+      // Signed with the wallet's real key but for another channel: moved replies are refused too.
+      await redis.publish(channel, `${platform.transportKeys('wallet').sign('gateway', 'reply elsewhere', forged)} ${forged}`);
+      // Signed for this channel with identity's real key: a reply to a call to the wallet counts only from the wallet.
+      await redis.publish(channel, `${platform.transportKeys('identity').sign('gateway', `reply ${channel}`, forged)} ${forged}`);
       const outcome = await call;
       expect(outcome).toBeInstanceOf(AppError);
       expect((outcome as AppError).code).toBe('GATEWAY_TIMEOUT');
@@ -105,7 +109,7 @@ describe('authenticated transport', () => {
     /** Refreshing an unknown profile: 404 once the key is taken, 401 while it is not. */
     const useKey = (key: string) => http('POST', `${platform.baseUrl}/v1/profile/${randomUUID()}/authenticate`, { apiKey: key, body: {} });
 
-    it('takes no shared API-key entry identity did not sign for that key: unsigned, or signed for another key', async () => {
+    it('takes no shared API-key entry identity did not sign for that key: unsigned, signed for another key, or by another app', async () => {
       const game = await createGame(platform, operator, 'Cache forgery');
       const state = JSON.stringify({ keyId: game.keyId, applicationId: game.gameId, active: true });
       const unsigned = anyKey();
@@ -119,26 +123,39 @@ describe('authenticated transport', () => {
       await redis.set(cacheKeyOf(moved), signedForReal, 'EX', 60);
       expect(await useKey(moved)).toMatchObject({ status: 401, body: { code: 'INVALID_API_KEY' } });
 
-      // Signed with the transport key for its own name, the same forgery would pass: the refusals above are the signature.
+      // Signed for its own name with a real key of the gateway's, but the wallet's: only identity makes these entries.
+      const byWallet = anyKey();
+      await redis.set(cacheKeyOf(byWallet), signValue(platform.transportKeys('wallet'), 'gateway', cacheContext(cacheKeyOf(byWallet)), state), 'EX', 60);
+      expect(await useKey(byWallet)).toMatchObject({ status: 401, body: { code: 'INVALID_API_KEY' } });
+
+      // Signed by identity for its own name, the same forgery would pass: the refusals above are the signature.
       const signed = anyKey();
-      await redis.set(cacheKeyOf(signed), signValue(platform.transportKeyring, cacheContext(cacheKeyOf(signed)), state), 'EX', 60);
+      await redis.set(cacheKeyOf(signed), signValue(platform.transportKeys('identity'), 'gateway', cacheContext(cacheKeyOf(signed)), state), 'EX', 60);
       expect((await useKey(signed)).status).toBe(404);
     });
 
     it('drops a revocation broadcast identity did not sign, and applies one it did', async () => {
       const game = await createGame(platform, operator, 'Broadcast forgery');
-      const profile = await createProfile(platform, game);
-      const jwt = await profileJwt(platform, profile.id, game.key);
-      const refresh = () => http('POST', `${platform.baseUrl}/v1/profile/${profile.id}/authenticate`, { bearer: jwt, body: {} });
+      const [profile, sentinel] = [await createProfile(platform, game), await createProfile(platform, game)];
+      const refresher = async (id: string) => {
+        const jwt = await profileJwt(platform, id, game.key);
+        return () => http('POST', `${platform.baseUrl}/v1/profile/${id}/authenticate`, { bearer: jwt, body: {} });
+      };
+      const [refresh, refreshSentinel] = [await refresher(profile.id), await refresher(sentinel.id)];
       const channel = broadcastChannel(platform.keyPrefix, BROADCAST.revocations);
-      const list = JSON.stringify({ profiles: [{ profileId: profile.id, revokedBefore: Date.now() + 3_600_000 }], sessions: [], apiKeys: [] });
+      const revoke = (id: string) => JSON.stringify({ profiles: [{ profileId: id, revokedBefore: Date.now() + 3_600_000 }], sessions: [], apiKeys: [] });
+      const list = revoke(profile.id);
       await redis.publish(channel, list);
-      await redis.publish(channel, signValue(TransportKeyring.random('stranger'), broadcastContext(channel), list));
-      await redis.publish(channel, signValue(platform.transportKeyring, broadcastContext('elsewhere'), list));
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await redis.publish(channel, signValue(TransportKeys.random('identity', 'stranger'), 'gateway', broadcastContext(channel), list));
+      await redis.publish(channel, signValue(platform.transportKeys('identity'), 'gateway', broadcastContext('elsewhere'), list));
+      // Core's real key with the gateways: only identity revokes.
+      await redis.publish(channel, signValue(platform.transportKeys('core'), 'gateway', broadcastContext(channel), list));
+      // A real revocation of another profile, after them: once it applies, the forged ones have been heard too.
+      await redis.publish(channel, signValue(platform.transportKeys('identity'), 'gateway', broadcastContext(channel), revoke(sentinel.id)));
+      await waitFor(async () => (await refreshSentinel()).status === 401, 2000, 'the sentinel revocation to apply');
       expect((await refresh()).status).toBe(200);
 
-      await redis.publish(channel, signValue(platform.transportKeyring, broadcastContext(channel), list));
+      await redis.publish(channel, signValue(platform.transportKeys('identity'), 'gateway', broadcastContext(channel), list));
       await waitFor(async () => (await refresh()).status === 401, 2000, 'the signed revocation to apply');
       expect(await refresh()).toMatchObject({ status: 401, body: { code: 'TOKEN_REVOKED' } });
     });

@@ -12,6 +12,7 @@ export interface IdentityConfig extends ServiceConfig {
 /** The identity service's configuration, validated once at start. */
 export function loadIdentityConfig(env: Env): IdentityConfig {
   const config = loadServiceConfig(env, {
+    service: 'identity',
     portVariable: 'IDENTITY_PORT',
     defaultPort: 3101,
     databaseVariable: 'IDENTITY_DATABASE_URL',

@@ -64,6 +64,7 @@ function checkMasterKeySource(env: Env, context: z.RefinementCtx): void {
 /** The wallet service's configuration, validated once at start. */
 export function loadWalletConfig(env: Env): WalletConfig {
   const config = loadServiceConfig(env, {
+    service: 'wallet',
     portVariable: 'WALLET_PORT',
     defaultPort: 3102,
     databaseVariable: 'WALLET_DATABASE_URL',

@@ -25,7 +25,7 @@ export class WalletModule {
       imports: [
         MasterKeysModule.forRoot(config),
         // `include=profile` on a wallet read: the wallet service asks identity for the profile itself.
-        ServiceClientModule.forRoot({ name: 'wallet', redisUrl: config.redisUrl, keyPrefix: config.keyPrefix, keyring: runtime.transportKeyring }),
+        ServiceClientModule.forRoot({ redisUrl: config.redisUrl, keyPrefix: config.keyPrefix, keys: runtime.transportKeys }),
         WalletsModule,
         PoliciesModule,
         SignaturesModule,

@@ -1,6 +1,6 @@
 import { PlayerView, WalletView } from '@game-wallet/contracts';
 import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, http, profileJwt, queryOnce, testsUseHsm, waitFor } from '@game-wallet/testing';
-import { TransportKeyring, broadcastContext, signValue, walletUsedChannel } from '@game-wallet/transport';
+import { TransportKeys, broadcastContext, signValue, walletUsedChannel } from '@game-wallet/transport';
 import Redis from 'ioredis';
 
 /** SPEC §4.2: the wallet read, its `include` and `chain` queries, and who may read what. */
@@ -88,7 +88,7 @@ describe('wallet read', () => {
     expect([foreignProfile.status, foreignProfile.body.code]).toEqual([403, 'FORBIDDEN']);
   });
 
-  it("moves a cached lastUsedAt only for a last-used broadcast signed with the transport key for its channel", async () => {
+  it("moves a cached lastUsedAt only for a last-used broadcast the wallet signed, with its own key, for its channel", async () => {
     const walletId = neighbour.walletId;
     const before = (await read('', { apiKey: game.key }, walletId)).body.lastUsedAt; // now cached
     const channel = walletUsedChannel(platform.keyPrefix);
@@ -96,11 +96,13 @@ describe('wallet read', () => {
     const redis = new Redis(platform.env.REDIS_URL);
     try {
       await redis.publish(channel, `${walletId} ${later}`);
-      await redis.publish(channel, signValue(TransportKeyring.random('stranger'), broadcastContext(channel), `${walletId} ${later}`));
-      await redis.publish(channel, signValue(platform.transportKeyring, broadcastContext('elsewhere'), `${walletId} ${later}`));
+      await redis.publish(channel, signValue(TransportKeys.random('wallet'), 'wallet', broadcastContext(channel), `${walletId} ${later}`));
+      await redis.publish(channel, signValue(platform.transportKeys('wallet'), 'wallet', broadcastContext('elsewhere'), `${walletId} ${later}`));
+      // Signed with a real key the wallet holds, but the gateway's: only the wallet makes this broadcast.
+      await redis.publish(channel, signValue(platform.transportKeys('gateway'), 'wallet', broadcastContext(channel), `${walletId} ${later}`));
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect((await read('', { apiKey: game.key }, walletId)).body.lastUsedAt).toBe(before);
-      await redis.publish(channel, signValue(platform.transportKeyring, broadcastContext(channel), `${walletId} ${later}`));
+      await redis.publish(channel, signValue(platform.transportKeys('wallet'), 'wallet', broadcastContext(channel), `${walletId} ${later}`));
       await waitFor(async () => (await read('', { apiKey: game.key }, walletId)).body.lastUsedAt === new Date(later).toISOString(), 2000, 'the signed broadcast to apply');
     } finally {
       redis.disconnect();

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { BROADCAST, PATTERNS, ResolvedApiKey, apiKeyCacheKey, broadcastChannel } from '@game-wallet/contracts';
-import { BroadcastSubscriber, RedisStreamsClient, RejectionLog, TransportKeyring, cacheContext, openValue } from '@game-wallet/transport';
+import { BroadcastSubscriber, RedisStreamsClient, RejectionLog, TransportKeys, cacheContext, openValue } from '@game-wallet/transport';
 import Redis from 'ioredis';
 import { hash as digest } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
@@ -38,7 +38,7 @@ export class ApiKeyResolver {
     private readonly transport: RedisStreamsClient,
     private readonly redis: Redis,
     private readonly prefix: string,
-    private readonly keyring: TransportKeyring,
+    private readonly keys: TransportKeys,
     private readonly rejections: RejectionLog,
   ) {}
 
@@ -107,7 +107,7 @@ export class ApiKeyResolver {
     // An unreadable or unsigned shared entry is a miss: identity answers (or the transport says 503 if Redis is gone).
     const key = apiKeyCacheKey(this.prefix, hash);
     const shared = await this.redis.get(key).catch(() => null);
-    const opened = shared === null ? undefined : openValue(this.keyring, cacheContext(key), shared);
+    const opened = shared === null ? undefined : openValue(this.keys, 'identity', cacheContext(key), shared);
     if (opened?.ok === false) {
       this.rejections.rejected(opened.reason);
     }

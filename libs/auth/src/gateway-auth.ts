@@ -1,6 +1,6 @@
 import { AppError, ERROR_STATUS, Principal, ResolvedApiKey } from '@game-wallet/contracts';
 import { Logger } from '@nestjs/common';
-import { BroadcastSubscriber, RedisStreamsClient, RejectionLog, SignatureCheck, TransportKeyring } from '@game-wallet/transport';
+import { BroadcastSubscriber, RedisStreamsClient, RejectionLog, RejectionReason, TransportKeys } from '@game-wallet/transport';
 import Redis from 'ioredis';
 import { ApiKeyResolver } from './api-key-resolver';
 import { AuthRequirement } from './authenticated.decorator';
@@ -10,10 +10,10 @@ import { TokenVerifier } from './token-verifier';
 
 export interface GatewayAuthOptions {
   transport: RedisStreamsClient;
-  /** checks what identity signs besides replies: shared API-key cache entries and revocation broadcasts */
-  keyring: TransportKeyring;
-  /** counts each of those refused for its signature (metrics) */
-  onRejected?: (reason: Exclude<SignatureCheck, 'ok'>) => void;
+  /** the gateway's keys: check what identity signs besides replies, shared API-key cache entries and revocation broadcasts */
+  keys: TransportKeys;
+  /** counts each of those refused for its signature or its sender (metrics) */
+  onRejected?: (reason: RejectionReason) => void;
   /** the gateway's general Redis connection (shared cache, rate limits) */
   redis: Redis;
   redisUrl: string;
@@ -41,8 +41,8 @@ export class GatewayAuth {
 
   constructor(private readonly options: GatewayAuthOptions) {
     const rejections = (what: string) => new RejectionLog(new Logger(GatewayAuth.name), what, options.onRejected);
-    this.apiKeys = new ApiKeyResolver(options.transport, options.redis, options.keyPrefix, options.keyring, rejections('shared API-key cache entries'));
-    this.tokens = new TokenVerifier(options.transport, options.jwtIssuer, options.keyPrefix, options.keyring, rejections('revocation broadcasts'));
+    this.apiKeys = new ApiKeyResolver(options.transport, options.redis, options.keyPrefix, options.keys, rejections('shared API-key cache entries'));
+    this.tokens = new TokenVerifier(options.transport, options.jwtIssuer, options.keyPrefix, options.keys, rejections('revocation broadcasts'));
     this.limiter = new RateLimiter(options.redis, options.keyPrefix);
     this.subscriber = new BroadcastSubscriber(options.redisUrl, 'gateway');
   }

@@ -13,7 +13,7 @@ import {
   isUuid,
 } from '@game-wallet/contracts';
 import { decodeJwt, verifyEs256 } from '@game-wallet/crypto';
-import { BroadcastSubscriber, RedisStreamsClient, RejectionLog, TransportKeyring, signedListener } from '@game-wallet/transport';
+import { BroadcastSubscriber, RedisStreamsClient, RejectionLog, TransportKeys, signedListener } from '@game-wallet/transport';
 import { KeyObject, createPublicKey } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
@@ -76,16 +76,17 @@ export class TokenVerifier {
     private readonly transport: RedisStreamsClient,
     private readonly issuer: string,
     private readonly prefix: string,
-    private readonly keyring: TransportKeyring,
+    private readonly transportKeys: TransportKeys,
     private readonly rejections: RejectionLog,
   ) {}
 
   /** Subscribes to key rotations and revocations, then loads both (retrying in the background until identity answers). */
   async start(subscriber: BroadcastSubscriber): Promise<void> {
     await subscriber.on(broadcastChannel(this.prefix, BROADCAST.signingKeys), () => void this.loadKeys());
-    // A revocation counts only when identity signed it for this channel: a forged one could shut anyone out.
+    // A revocation counts only when identity signed it for this channel: a forged one could shut anyone out, and no
+    // other app's keys can make one.
     const revocations = broadcastChannel(this.prefix, BROADCAST.revocations);
-    await subscriber.on(revocations, signedListener(this.keyring, revocations, this.rejections, (text) => this.applyRevocations(JSON.parse(text) as RevocationList)));
+    await subscriber.on(revocations, signedListener(this.transportKeys, 'identity', revocations, this.rejections, (text) => this.applyRevocations(JSON.parse(text) as RevocationList)));
     subscriber.onResync(() => {
       void this.loadKeys();
       void this.loadRevocations();

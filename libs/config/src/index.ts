@@ -2,3 +2,4 @@ export * from './common-config';
 export * from './env-schema';
 export * from './service-config';
 export * from './keyring';
+export * from './transport-keys';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ConfigError, key32Var } from './env-schema';
 import { loadMigrationConfig, loadServiceConfig } from './service-config';
 
-const spec = { portVariable: 'WALLET_PORT', defaultPort: 3102, databaseVariable: 'WALLET_DATABASE_URL' };
+const spec = { service: 'wallet', portVariable: 'WALLET_PORT', defaultPort: 3102, databaseVariable: 'WALLET_DATABASE_URL' } as const;
 
 const problemsOf = (env: Record<string, string>): string[] => {
   try {
@@ -26,7 +26,7 @@ describe(loadServiceConfig.name, () => {
       databaseUrl: 'postgres://postgres@127.0.0.1:5432/game_wallet',
       keyPrefix: 'gw',
       dataDir: '.data',
-      transportKeys: { keys: new Map(), currentId: undefined },
+      transportKeys: { links: new Map(), shared: false },
       migrations: 'start',
       extra: {},
     });
@@ -37,11 +37,18 @@ describe(loadServiceConfig.name, () => {
     expect(() => loadServiceConfig({ MIGRATIONS: 'never' }, spec)).toThrow(/MIGRATIONS/);
   });
 
-  it('reads the transport keys, and needs the current one named when there are several', () => {
-    const key = Buffer.alloc(32, 7).toString('base64');
-    expect(loadServiceConfig({ TRANSPORT_HMAC_KEYS: `k1=${key}` }, spec).transportKeys).toEqual({ keys: new Map([['k1', Buffer.alloc(32, 7)]]), currentId: 'k1' });
-    expect(() => loadServiceConfig({ TRANSPORT_HMAC_KEYS: `k1=${key},k2=${key}` }, spec)).toThrow(/TRANSPORT_HMAC_KEY_ID: must name the current key/);
-    expect(() => loadServiceConfig({ TRANSPORT_HMAC_KEYS: `k1=${key}`, TRANSPORT_HMAC_KEY_ID: 'k2' }, spec)).toThrow(/TRANSPORT_HMAC_KEY_ID: must name one of the keys/);
+  it("reads the wallet's transport keys, a key per app it exchanges messages with", () => {
+    const key = (fill: number) => Buffer.alloc(32, fill).toString('base64');
+    const keys = `gateway:t1=${key(1)},identity:t1=${key(2)},core:t1=${key(3)},wallet:t1=${key(4)}`;
+    expect(loadServiceConfig({ TRANSPORT_HMAC_KEYS: keys }, spec).transportKeys).toEqual({
+      links: new Map([
+        ['gateway', { keys: new Map([['t1', Buffer.alloc(32, 1)]]), currentId: 't1' }],
+        ['identity', { keys: new Map([['t1', Buffer.alloc(32, 2)]]), currentId: 't1' }],
+        ['core', { keys: new Map([['t1', Buffer.alloc(32, 3)]]), currentId: 't1' }],
+        ['wallet', { keys: new Map([['t1', Buffer.alloc(32, 4)]]), currentId: 't1' }],
+      ]),
+      shared: false,
+    });
     expect(() => loadServiceConfig({ TRANSPORT_HMAC_KEYS: `k1=${Buffer.alloc(16).toString('base64')}` }, spec)).toThrow(/TRANSPORT_HMAC_KEYS: entry 1: the key must be at least 32 bytes/);
   });
 
@@ -102,7 +109,7 @@ describe(loadServiceConfig.name, () => {
   it("validates the service's own variables with the common ones, and requires them in production when asked", () => {
     const withExtra = { ...spec, extra: { JWT_ISSUER: z.string().default('game-wallet') }, requiredInProduction: ['SECRET_THING'] };
     expect(loadServiceConfig({}, withExtra).extra).toEqual({ JWT_ISSUER: 'game-wallet' });
-    const keys = `k1=${Buffer.alloc(32, 1).toString('base64')}`;
+    const keys = ['gateway', 'identity', 'core', 'wallet'].map((peer) => `${peer}:t1=${Buffer.alloc(32, 1).toString('base64')}`).join(',');
     expect(() => loadServiceConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', REDIS_URL: 'redis://r', TRANSPORT_HMAC_KEYS: keys }, withExtra)).toThrow(
       'SECRET_THING: must be set when NODE_ENV=production',
     );
@@ -110,7 +117,12 @@ describe(loadServiceConfig.name, () => {
 
   it('starts in production when everything is given', () => {
     const config = loadServiceConfig(
-      { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', REDIS_URL: 'redis://r:6379', TRANSPORT_HMAC_KEYS: `k1=${Buffer.alloc(32, 1).toString('base64')}` },
+      {
+        NODE_ENV: 'production',
+        DATABASE_URL: 'postgres://db/x',
+        REDIS_URL: 'redis://r:6379',
+        TRANSPORT_HMAC_KEYS: ['gateway', 'identity', 'core', 'wallet'].map((peer) => `${peer}:t1=${Buffer.alloc(32, 1).toString('base64')}`).join(','),
+      },
       spec,
     );
     expect(config.nodeEnv).toBe('production');

@@ -1,6 +1,8 @@
+import { ServiceName } from '@game-wallet/contracts';
 import { z } from 'zod';
-import { DEFAULT_REDIS_URL, TransportKeysConfig, checkTransportKeys, commonEnvShape, databaseUrlFor, transportKeysOf } from './common-config';
+import { DEFAULT_REDIS_URL, commonEnvShape, databaseUrlFor } from './common-config';
 import { Env, LogLevel, NodeEnv, parseEnv, portVar, requireInProduction, urlVar } from './env-schema';
+import { TransportKeysConfig, checkTransportKeys, transportKeysOf } from './transport-keys';
 
 /** Configuration every internal service shares. */
 export interface ServiceConfig {
@@ -19,6 +21,8 @@ export interface ServiceConfig {
 }
 
 export interface ServiceConfigSpec<E extends z.ZodRawShape> {
+  /** The service: which transport keys it needs follows from it. */
+  service: ServiceName;
   /** e.g. `IDENTITY_PORT` */
   portVariable: string;
   defaultPort: number;
@@ -50,7 +54,7 @@ export function loadServiceConfig<E extends z.ZodRawShape = Record<never, never>
       ...(spec.extra ?? {}),
     })
     .superRefine((_, context) => {
-      checkTransportKeys(env, context);
+      checkTransportKeys(spec.service, env, context);
       if (env.NODE_ENV === 'production') {
         checkDatabaseUrl(env, spec, context);
       }
@@ -67,7 +71,7 @@ export function loadServiceConfig<E extends z.ZodRawShape = Record<never, never>
     databaseUrl: databaseUrlFor(env, spec.databaseVariable, parsed.DATABASE_URL as string | undefined),
     keyPrefix: parsed.TRANSPORT_KEY_PREFIX as string,
     dataDir: parsed.DATA_DIR as string,
-    transportKeys: transportKeysOf(parsed as { TRANSPORT_HMAC_KEYS?: string; TRANSPORT_HMAC_KEY_ID?: string }),
+    transportKeys: transportKeysOf(spec.service, env),
     migrations: parsed.MIGRATIONS as 'start' | 'job',
     extra,
   };

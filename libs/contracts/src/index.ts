@@ -15,3 +15,4 @@ export type * from './api-documents';
 export * from './free-form-json';
 export * from './typed-data';
 export * from './evm-formats';
+export * from './pattern-callers';

@@ -47,7 +47,7 @@ export class AppMetrics {
     });
     this.transportRejected = new Counter({
       name: 'transport_messages_rejected_total',
-      help: 'Transport messages dropped unread because they were not signed with a transport key, by reason',
+      help: 'Transport messages dropped unread: not signed with the key of a link to this app (unsigned, unknown-key, bad-signature), or sent by an app not allowed to send them (refused-sender)',
       labelNames: ['reason'],
       registers: [this.registry],
     });

@@ -1,12 +1,11 @@
 import { DynamicModule, Global, Inject, Module, OnModuleDestroy } from '@nestjs/common';
-import { RedisStreamsClient, TransportKeyring } from '@game-wallet/transport';
+import { RedisStreamsClient, TransportKeys } from '@game-wallet/transport';
 
 export interface ServiceClientOptions {
-  /** Names the client's reply channel (`<name>-…`, which its Redis ACL user may listen to). */
-  name: string;
   redisUrl: string;
   keyPrefix: string;
-  keyring: TransportKeyring;
+  /** The service's own keys: it signs as itself, and its reply channel is named after it (`<app>-…`, which its Redis ACL user may listen to). */
+  keys: TransportKeys;
 }
 
 /** A service's own transport client, for the services it calls (core: identity and wallet; wallet: identity). */

@@ -7,7 +7,7 @@ import { pingControllerFor } from '@game-wallet/transport';
 import Redis from 'ioredis';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { ServiceRuntime } from './start-service';
-import { TransportKeyringModule } from './transport-keyring.module';
+import { TransportKeysModule } from './transport-keys.module';
 
 export interface ServiceModuleOptions<C> {
   service: ServiceName;
@@ -35,7 +35,7 @@ export function serviceModule<C>(module: Type, options: ServiceModuleOptions<C>)
     module,
     imports: [
       RuntimeModule.forRoot(options.runtime),
-      TransportKeyringModule.forRoot(options.runtime.transportKeyring),
+      TransportKeysModule.forRoot(options.runtime.transportKeys),
       AppConfigModule.forRoot(options.config.token, options.config.value),
       ServiceDatabaseModule.forRoot(options.database, options.migrations),
       HealthModule.forRoot({

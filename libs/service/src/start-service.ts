@@ -2,13 +2,13 @@ import { AppMetrics, createRootLogger } from '@game-wallet/observability';
 import { ServiceName } from '@game-wallet/contracts';
 import { LogLevel, ServiceConfig } from '@game-wallet/config';
 import { DatabaseOutage, ensureDatabase } from '@game-wallet/database';
-import { RedisStreamsServer, TransportKeyring, createFailFastRedis } from '@game-wallet/transport';
+import { RedisStreamsServer, SHARED_TRANSPORT_KEYS_WARNING, TransportKeys, createFailFastRedis } from '@game-wallet/transport';
 import { DynamicModule } from '@nestjs/common';
 import { AppRuntime, ErrorTranslator, createHttpApp, runMain } from '@game-wallet/http';
 
 /** An internal service's singletons: the app's, plus the keys that sign and check its transport messages. */
 export interface ServiceRuntime extends AppRuntime {
-  transportKeyring: TransportKeyring;
+  transportKeys: TransportKeys;
 }
 
 export interface ServiceStartOptions {
@@ -19,7 +19,7 @@ export interface ServiceStartOptions {
   /** Internal HTTP port (health, metrics). */
   port: number;
   host?: string;
-  transportKeyring: TransportKeyring;
+  transportKeys: TransportKeys;
   /** Failures the service knows how to answer (see HttpErrorFilter). */
   translateError?: ErrorTranslator;
   /** Builds the root module from the process's singletons. */
@@ -34,13 +34,16 @@ export async function startService(options: ServiceStartOptions): Promise<{ clos
   const logger = createRootLogger({ service: options.service, level: options.logLevel });
   const metrics = new AppMetrics(options.service);
   const redis = createFailFastRedis(options.redisUrl, `${options.service}:app`);
-  const runtime: ServiceRuntime = { redis, metrics, logger, transportKeyring: options.transportKeyring };
+  if (options.transportKeys.shared) {
+    logger.warn(SHARED_TRANSPORT_KEYS_WARNING);
+  }
+  const runtime: ServiceRuntime = { redis, metrics, logger, transportKeys: options.transportKeys };
   const app = await createHttpApp(options.module(runtime), logger, metrics, { translateError: options.translateError });
   const server = new RedisStreamsServer({
     service: options.service,
     redisUrl: options.redisUrl,
     keyPrefix: options.keyPrefix,
-    keyring: options.transportKeyring,
+    keys: options.transportKeys,
     onRejected: (reason) => metrics.countRejected(reason),
     onHandled: (pattern, outcome, seconds) => {
       metrics.countHandled(pattern, outcome);
@@ -98,7 +101,7 @@ export function runDatabaseService<C extends ServiceConfig>(
       redisUrl: config.redisUrl,
       keyPrefix: config.keyPrefix,
       port: config.port,
-      transportKeyring: TransportKeyring.fromConfig(config.transportKeys, config.dataDir),
+      transportKeys: TransportKeys.fromConfig(service, config.transportKeys, config.dataDir),
       translateError: new DatabaseOutage().translate,
       module: (runtime) => module(config, runtime),
     });

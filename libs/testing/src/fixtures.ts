@@ -33,11 +33,11 @@ export async function createKey(platform: TestPlatform, token: string, gameId: s
 }
 
 /**
- * A profile in the game, made the way player creation makes it (identity's create-or-get, with the game's key as
- * principal). `keyId` and `applicationId` come from the fixture.
+ * A profile in the game, made the way player creation makes it (identity's create-or-get, asked as core, with the
+ * game's key as principal). `keyId` and `applicationId` come from the fixture.
  */
 export async function createProfile(platform: TestPlatform, game: GameFixture, externalKey = `player-${Math.random()}`): Promise<ProfileView> {
-  const client = await platform.transportClient();
+  const client = await platform.transportClient('core');
   try {
     return await client.call(PATTERNS.identity.createOrGetProfile, {
       payload: { externalKey },
@@ -69,9 +69,9 @@ export async function createPlayer(platform: TestPlatform, key: string, uniqueId
   return response.body;
 }
 
-/** The wallet of a profile made the way player creation makes it (the wallet service's create-or-get). */
+/** The wallet of a profile made the way player creation makes it (the wallet service's create-or-get, asked as core). */
 export async function createWallet(platform: TestPlatform, game: GameFixture, profileId: string): Promise<string> {
-  const client = await platform.transportClient();
+  const client = await platform.transportClient('core');
   try {
     const { walletId } = await client.call(PATTERNS.wallet.createOrGetWallet, {
       payload: { profileId },

@@ -1,5 +1,6 @@
 import { transportKeysOf } from '@game-wallet/config';
-import { RedisStreamsClient, TransportKeyring } from '@game-wallet/transport';
+import { APP_NAMES } from '@game-wallet/contracts';
+import { RedisStreamsClient, TransportKeys, newTransportEnvironment } from '@game-wallet/transport';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,7 @@ export const TEST_OPERATOR = { email: 'operator@example.com', password: 'test-op
 export interface PlatformOptions {
   /** Which apps to start (default: all four). */
   apps?: AppName[];
-  /** Extra environment for every app. */
+  /** Extra environment for every app (`TRANSPORT_HMAC_KEYS` here replaces each app's own keys, made by default). */
   env?: Record<string, string>;
   /** Extra environment of one app only, on top of `env` (e.g. its own credentials). */
   appEnv?: Partial<Record<AppName, Record<string, string>>>;
@@ -66,7 +67,6 @@ export class TestPlatform {
       CONSOLE_ADMIN_EMAIL: TEST_OPERATOR.email,
       CONSOLE_ADMIN_PASSWORD: TEST_OPERATOR.password,
       IDENTITY_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      TRANSPORT_HMAC_KEYS: `test=${randomBytes(32).toString('base64')}`,
       DATABASE_URL: database.url,
       REDIS_URL: redisUrl,
       TRANSPORT_KEY_PREFIX: prefix,
@@ -78,7 +78,11 @@ export class TestPlatform {
       CORE_SERVICE_PORT: String(ports.coreService),
       ...options.env,
     };
-    const appEnv = { ...options.appEnv };
+    // Each app its own transport keys, a key per link, as `npm run transport:keys` makes them for production.
+    const transportEnv = options.env?.TRANSPORT_HMAC_KEYS === undefined ? newTransportEnvironment('test') : undefined;
+    const appEnv: Partial<Record<AppName, Record<string, string>>> = Object.fromEntries(
+      APP_NAMES.map((app) => [app, { ...transportEnv?.[app], ...options.appEnv?.[app] }]),
+    );
     let hsm: SoftHsmToken | undefined;
     if (testsUseHsm() && !appEnv.wallet?.WALLET_MASTER_KEY_PROVIDER) {
       hsm = SoftHsmToken.create();
@@ -111,14 +115,22 @@ export class TestPlatform {
     return this.prefix;
   }
 
-  /** The transport keys the suite's apps use, for a test's own transport client. */
-  get transportKeyring(): TransportKeyring {
-    return TransportKeyring.fromConfig(transportKeysOf(this.env), this.env.DATA_DIR);
+  /** The environment `app` starts with: the platform's, and the app's own (its transport keys, …). */
+  envOf(app: AppName): Record<string, string> {
+    return { ...this.env, ...this.appEnv[app] };
   }
 
-  /** A transport client of the suite's platform (connected; close it when done). */
-  async transportClient(): Promise<RedisStreamsClient> {
-    const client = new RedisStreamsClient({ redisUrl: this.env.REDIS_URL, keyPrefix: this.prefix, keyring: this.transportKeyring });
+  /** The transport keys `app` uses, for a test that acts as that app. */
+  transportKeys(app: AppName): TransportKeys {
+    return TransportKeys.fromConfig(app, transportKeysOf(app, this.envOf(app)), this.env.DATA_DIR);
+  }
+
+  /**
+   * A transport client of the suite's platform that signs as `app` (connected; close it when done). Services run only
+   * the patterns that app may ask for: the gateway's, or core's to make a profile or a wallet.
+   */
+  async transportClient(app: AppName = 'gateway'): Promise<RedisStreamsClient> {
+    const client = new RedisStreamsClient({ redisUrl: this.env.REDIS_URL, keyPrefix: this.prefix, keys: this.transportKeys(app) });
     await client.connect();
     return client;
   }
@@ -134,7 +146,7 @@ export class TestPlatform {
    * a gateway, its own ports in `extraEnv`.
    */
   async startApp(app: AppName, name: string = app, extraEnv: Record<string, string> = {}): Promise<RunningProcess> {
-    const env = { ...this.env, ...this.appEnv[app], ...extraEnv };
+    const env = { ...this.envOf(app), ...extraEnv };
     const running = spawnApp(app, env);
     this.processes.set(name, running);
     const port = { gateway: env.BASE_PORT, identity: env.IDENTITY_PORT, wallet: env.WALLET_PORT, core: env.CORE_SERVICE_PORT }[app];

@@ -1,3 +1,4 @@
+import type { AppName } from '@game-wallet/contracts';
 import { ChildProcess, spawn } from 'node:child_process';
 import { basename, resolve } from 'node:path';
 import { waitFor } from './wait';
@@ -62,7 +63,7 @@ export class RunningProcess {
   }
 }
 
-export type AppName = 'gateway' | 'identity' | 'wallet' | 'core';
+export type { AppName };
 
 /** Starts an app's bundle (`dist/apps/<app>`, built by `nx build <app>` before the tests) with `env` on top of a clean environment. */
 export function spawnApp(app: AppName, env: Record<string, string>): RunningProcess {

@@ -7,6 +7,7 @@ export * from './tick-batcher';
 export * from './broadcast-subscriber';
 export * from './consumer-liveness';
 export * from './transport-keyring';
+export * from './transport-keys';
 export * from './redis-acl';
 export * from './handles.decorator';
 export * from './signed-value';

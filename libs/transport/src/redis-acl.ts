@@ -1,15 +1,12 @@
-import { BROADCAST, apiKeyCacheKey, broadcastChannel } from '@game-wallet/contracts';
+import { APP_NAMES, AppName, BROADCAST, ServiceName, apiKeyCacheKey, broadcastChannel, servicesCalledBy } from '@game-wallet/contracts';
 import { heartbeatKey, replyChannel, streamKey } from './transport-options';
 
 /** The apps that connect to Redis, each as an ACL user of its own. */
-export const REDIS_ACL_APPS = ['gateway', 'identity', 'wallet', 'core'] as const;
-export type RedisAclApp = (typeof REDIS_ACL_APPS)[number];
+export const REDIS_ACL_APPS = APP_NAMES;
+export type RedisAclApp = AppName;
 
-type Service = 'identity' | 'wallet' | 'core';
-
-/** Which services an app calls over the transport, and which it serves. */
-const CALLS: Record<RedisAclApp, Service[]> = { gateway: ['identity', 'wallet', 'core'], identity: [], wallet: ['identity'], core: ['identity', 'wallet'] };
-const SERVES: Record<RedisAclApp, Service | undefined> = { gateway: undefined, identity: 'identity', wallet: 'wallet', core: 'core' };
+/** Which service an app serves; which it calls follows from the contract's table of callers (`servicesCalledBy`). */
+const SERVES: Record<RedisAclApp, ServiceName | undefined> = { gateway: undefined, identity: 'identity', wallet: 'wallet', core: 'core' };
 
 /** Commands every connection needs: the handshake ioredis runs (CLIENT SETNAME, INFO ready check, SELECT). */
 const CONNECTION = ['+ping', '+info', '+select', '+hello', '+auth', '+quit', '+client|setname', '+unsubscribe', '+punsubscribe'];
@@ -45,7 +42,7 @@ export function redisAclRules(app: RedisAclApp, prefix: string): string[] {
       selector(['+publish'], [], [replyChannel(prefix, '*')]),
     );
   }
-  const called = CALLS[app];
+  const called = servicesCalledBy(app);
   if (called.length > 0) {
     rules.push(
       selector(['+xadd'], called.map((service) => `~${streamKey(prefix, service)}`)),

@@ -7,12 +7,14 @@ import {
   Pattern,
   RequestOf,
   ResponseOf,
+  ServiceName,
   gatewayTimeout,
+  internalError,
   isErrorPayload,
   serviceOfPattern,
   serviceUnavailable,
 } from '@game-wallet/contracts';
-import { currentRequestId } from '@game-wallet/observability';
+import { currentRequestId, runWithRequestId } from '@game-wallet/observability';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import {
@@ -30,9 +32,8 @@ import { TickBatcher } from './tick-batcher';
 import { RejectionLog } from './rejection-log';
 import { MAX_REQUESTS_PER_ENTRY, REQUEST_FIELD, SIGNATURE_FIELD, WireReply, WireRequest, replyContext, replyParts, requestContext } from './wire';
 
+/** The calling app (`keys.app`) names its reply channels, so a Redis ACL can give each app only its own. */
 export interface ClientOptions extends TransportConnectionOptions {
-  /** The calling app (`gateway`, `core`): its reply channels are named after it, so a Redis ACL can give each app only its own. */
-  name?: string;
   /** Default deadline of a request, in ms (SPEC §8: 5 s). */
   deadlineMs?: number;
   maxStreamLength?: number;
@@ -46,8 +47,17 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
+/** A request as it waits for its batch: its correlation id, its request id (for logs) and its encoded text. */
+interface OutgoingRequest {
+  id: string;
+  requestId: string;
+  text: string;
+}
+
 interface PendingCall {
   pattern: string;
+  /** the service asked: only its replies are taken */
+  service: ServiceName;
   started: number;
   timer: NodeJS.Timeout;
   resolve: (value: unknown) => void;
@@ -73,15 +83,17 @@ export class RedisStreamsClient extends ClientProxy {
   private subscriber?: Redis;
   private connecting?: Promise<void>;
   private readonly rejections: RejectionLog;
-  private readonly outbox = new TickBatcher<WireRequest>(
-    (stream, requests) => this.sendBatch(stream, requests),
+  /** Requests by service. */
+  private readonly outbox = new TickBatcher<OutgoingRequest>(
+    (service, requests) => this.sendBatch(service as ServiceName, requests),
+    (service, requests, error) => this.failBatch(service, requests, error),
     MAX_REQUESTS_PER_ENTRY,
   );
 
   constructor(private readonly clientOptions: ClientOptions) {
     super();
     this.prefix = clientOptions.keyPrefix ?? DEFAULT_KEY_PREFIX;
-    this.clientId = `${clientOptions.name ?? 'client'}-${instanceName()}`;
+    this.clientId = `${clientOptions.keys.app}-${instanceName()}`;
     this.deadlineMs = clientOptions.deadlineMs ?? DEFAULT_DEADLINE_MS;
     this.maxStreamLength = clientOptions.maxStreamLength ?? DEFAULT_MAX_STREAM_LENGTH;
     this.channel = replyChannel(this.prefix, this.clientId);
@@ -141,6 +153,10 @@ export class RedisStreamsClient extends ClientProxy {
     if (service === undefined) {
       return Promise.reject(new AppError('INTERNAL_ERROR', `Unknown message pattern ${pattern}`));
     }
+    if (!this.clientOptions.keys.has(service)) {
+      this.logger.error(`The ${this.clientOptions.keys.app} holds no transport key for the ${service}: ${pattern} cannot be sent`);
+      return Promise.reject(internalError());
+    }
     const commands = this.commands;
     if (!commands || !this.isReady) {
       this.clientOptions.onSettled?.(pattern, 'unavailable', 0);
@@ -157,35 +173,67 @@ export class RedisStreamsClient extends ClientProxy {
       q: options.requestId ?? currentRequestId() ?? randomUUID(),
       d: data,
     };
+    // Encoded here, one request at a time: data that cannot be encoded (a BigInt, a value nested deeper than the
+    // stack) fails its own call, as a bug, and never the batch it would have joined.
+    let text: string;
+    try {
+      text = JSON.stringify(wire);
+    } catch (error) {
+      runWithRequestId(wire.q, () => this.logger.error(`Could not encode a ${pattern} request (request ${wire.q}): ${String(error)}`));
+      this.clientOptions.onSettled?.(pattern, 'error', 0);
+      return Promise.reject(internalError());
+    }
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => this.settle(id, gatewayTimeout(), 'timeout'), timeoutMs);
-      this.pending.set(id, { pattern, started, timer, resolve, reject });
-      this.outbox.add(streamKey(this.prefix, service), wire);
+      this.pending.set(id, { pattern, service, started, timer, resolve, reject });
+      this.outbox.add(service, { id, requestId: wire.q, text });
     });
   }
 
-  private sendBatch(stream: string, requests: WireRequest[]): void {
+  /** One XADD of the requests (already encoded) as a JSON array, signed for the service's stream with the key of the link with it. */
+  private sendBatch(service: ServiceName, requests: OutgoingRequest[]): void {
     const commands = this.commands;
     const fail = (): void => {
       for (const request of requests) {
-        this.settle(request.i, serviceUnavailable('The service transport (Redis) is unavailable'), 'unavailable');
+        this.settle(request.id, serviceUnavailable('The service transport (Redis) is unavailable'), 'unavailable');
       }
     };
     if (!commands) {
       fail();
       return;
     }
-    const text = JSON.stringify(requests);
-    const signature = this.clientOptions.keyring.sign(requestContext(stream), text);
+    const stream = streamKey(this.prefix, service);
+    const text = `[${requests.map((request) => request.text).join(',')}]`;
+    const signature = this.clientOptions.keys.sign(service, requestContext(stream), text);
     commands.xadd(stream, 'MAXLEN', '~', this.maxStreamLength, '*', REQUEST_FIELD, text, SIGNATURE_FIELD, signature).catch(fail);
   }
 
-  /** A reply counts only when signed for this client's channel: a forged one is dropped, and its call times out. */
+  /** A batch that could not be sent for a reason of ours (not Redis): its calls fail as bugs, each logged with its request id. */
+  private failBatch(service: string, requests: OutgoingRequest[], error: unknown): void {
+    for (const request of requests) {
+      runWithRequestId(request.requestId, () => this.logger.error(`Could not send a request to the ${service} (request ${request.requestId}): ${String(error)}`));
+      this.settle(request.id, internalError(), 'error');
+    }
+  }
+
+  /**
+   * A reply counts only when signed for this client's channel by the service the call went to: a forged one, or one
+   * another app signed, is dropped, and its call times out. A message that cannot be handled is dropped and logged,
+   * never thrown into the connection.
+   */
   private onReply(message: string): void {
+    try {
+      this.takeReplies(message);
+    } catch (error) {
+      this.logger.error(`Could not handle a reply on ${this.channel}: ${String(error)}`);
+    }
+  }
+
+  private takeReplies(message: string): void {
     const { text, signature } = replyParts(message);
-    const check = this.clientOptions.keyring.verify(replyContext(this.channel), text, signature);
-    if (check !== 'ok') {
-      this.rejections.rejected(check);
+    const verified = this.clientOptions.keys.verify(replyContext(this.channel), text, signature);
+    if (verified.check !== 'ok') {
+      this.rejections.rejected(verified.check);
       return;
     }
     let replies: WireReply[];
@@ -196,6 +244,14 @@ export class RedisStreamsClient extends ClientProxy {
       return;
     }
     for (const reply of replies) {
+      const call = this.pending.get(reply.i);
+      if (call === undefined) {
+        continue; // answered already, or given up
+      }
+      if (call.service !== verified.sender) {
+        this.rejections.rejected('refused-sender');
+        continue;
+      }
       if (reply.e !== undefined) {
         const payload: ErrorPayload = isErrorPayload(reply.e)
           ? reply.e

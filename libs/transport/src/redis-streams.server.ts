@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { CustomTransportStrategy, MessageHandler, Server } from '@nestjs/microservices';
 import { runWithRequestId } from '@game-wallet/observability';
-import { ErrorPayload, toErrorPayload } from '@game-wallet/contracts';
+import { AppName, ErrorPayload, internalError, mayCall, toErrorPayload } from '@game-wallet/contracts';
 import Redis from 'ioredis';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { RedisStreamsContext } from './redis-streams.context';
@@ -32,6 +32,13 @@ export interface ServerOptions extends TransportConnectionOptions {
   reclaimIntervalMs?: number;
   /** Called once per message taken, for metrics. */
   onHandled?: (pattern: string, outcome: 'ok' | 'error' | 'expired' | 'unknown', seconds: number) => void;
+  /** Whether `sender` may ask for `pattern` (default: the contract's table of callers); any other request is dropped. */
+  mayCall?: (sender: AppName, pattern: string) => boolean;
+}
+
+/** A request taken from the stream, with the app that signed it (its reply goes back to that app). */
+interface TakenRequest extends WireRequest {
+  sender: AppName;
 }
 
 
@@ -66,10 +73,15 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   private timers: NodeJS.Timeout[] = [];
   private readonly handlers = new Map<string, MessageHandler>();
   private readonly unacknowledged: string[] = [];
-  private readonly outbox = new TickBatcher<WireReply>((channel, replies) => this.publish(channel, replies));
+  /** Replies, each already encoded, by the app and the channel they go to (`<app>\n<channel>`). */
+  private readonly outbox = new TickBatcher<string>(
+    (to, replies) => this.publish(to, replies),
+    (to, replies, error) => this.warn(`Could not deliver ${replies.length} replies on ${to.slice(to.indexOf('\n') + 1)}: ${String(error)}`),
+  );
   private lastWarning = 0;
   private liveness?: ConsumerLiveness;
   private readonly rejections: RejectionLog;
+  private readonly mayCall: (sender: AppName, pattern: string) => boolean;
 
   constructor(private readonly serverOptions: ServerOptions) {
     super();
@@ -82,6 +94,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     this.heartbeatTtlMs = serverOptions.heartbeatTtlMs ?? 2000;
     this.reclaimIntervalMs = serverOptions.reclaimIntervalMs ?? 1000;
     this.rejections = new RejectionLog(this.logger, `entries of ${this.stream}`, serverOptions.onRejected);
+    this.mayCall = serverOptions.mayCall ?? mayCall;
   }
 
   listen(callback: (error?: unknown) => void): void {
@@ -218,26 +231,43 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     }
     this.acknowledge(live.map(([id]) => id));
     const now = Date.now();
-    for (const [, fields] of live) {
-      // An entry not signed with a transport key is dropped unread (its caller, if any, gets 504 at its deadline).
-      const { text, signature } = entryParts(fields);
-      const check = text === undefined ? 'unsigned' : this.serverOptions.keyring.verify(requestContext(this.stream), text, signature);
-      if (check !== 'ok') {
-        this.rejections.rejected(check);
-        continue;
+    for (const [id, fields] of live) {
+      try {
+        this.takeEntry(fields, now);
+      } catch (error) {
+        // A bug while reading one entry drops that entry (its callers get 504), never the others or the process.
+        this.logger.error(`Dropped entry ${id} of ${this.stream}: ${String(error)}`);
       }
-      const { requests, malformed } = parseWireRequests(text as string);
-      if (malformed > 0) {
-        this.warn(`Dropped ${malformed} malformed request(s) from ${this.stream}`);
-      }
-      for (const request of requests) {
-        if (request.t <= now) {
-          this.serverOptions.onHandled?.(request.p, 'expired', 0);
-          this.logger.debug(`Dropped ${request.p} past its deadline (request ${request.q})`);
-        } else {
-          this.inFlight += 1;
-          void this.run(request).finally(() => this.release());
-        }
+    }
+  }
+
+  private takeEntry(fields: string[], now: number): void {
+    // An entry not signed with the key of a link to this service is dropped unread, and so is a request its sender may
+    // not make: its caller, if any, gets 504 at its deadline.
+    const { text, signature } = entryParts(fields);
+    const verified = text === undefined ? { check: 'unsigned' as const } : this.serverOptions.keys.verify(requestContext(this.stream), text, signature);
+    if (verified.check !== 'ok') {
+      this.rejections.rejected(verified.check);
+      return;
+    }
+    const sender = verified.sender;
+    const { requests, malformed } = parseWireRequests(text as string);
+    if (malformed > 0) {
+      this.warn(`Dropped ${malformed} malformed request(s) from ${this.stream}`);
+    }
+    for (const wire of requests) {
+      const request: TakenRequest = { ...wire, sender };
+      if (!this.mayCall(sender, request.p)) {
+        this.rejections.rejected('refused-sender');
+        this.logger.debug(`Dropped ${request.p} from the ${sender}, which may not ask for it (request ${request.q})`);
+      } else if (request.t <= now) {
+        this.serverOptions.onHandled?.(request.p, 'expired', 0);
+        this.logger.debug(`Dropped ${request.p} past its deadline (request ${request.q})`);
+      } else {
+        this.inFlight += 1;
+        void this.run(request)
+          .catch((error: unknown) => this.failed(request, error))
+          .finally(() => this.release());
       }
     }
   }
@@ -284,13 +314,13 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     }
   }
 
-  private run(request: WireRequest): Promise<void> {
+  private run(request: TakenRequest): Promise<void> {
     return runWithRequestId(request.q, async () => {
       const started = performance.now();
       const handler = this.handlerFor(request.p);
       if (!handler) {
         this.serverOptions.onHandled?.(request.p, 'unknown', 0);
-        this.reply({ i: request.i, e: { code: 'NOT_FOUND', message: `No handler for ${request.p}`, status: 404 } }, request);
+        this.deliver(request, this.encode(request, { i: request.i, e: { code: 'NOT_FOUND', message: `No handler for ${request.p}`, status: 404 } }).text);
         return;
       }
       let reply: WireReply;
@@ -301,11 +331,32 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       } catch (error) {
         reply = { i: request.i, e: toErrorPayload(error, (line) => this.logger.error(line)) satisfies ErrorPayload };
       }
+      const encoded = this.encode(request, reply);
       const seconds = (performance.now() - started) / 1000;
-      this.serverOptions.onHandled?.(request.p, reply.e ? 'error' : 'ok', seconds);
-      this.logHandled(request, reply, seconds);
-      this.reply(reply, request);
+      this.serverOptions.onHandled?.(request.p, encoded.reply.e ? 'error' : 'ok', seconds);
+      this.logHandled(request, encoded.reply, seconds);
+      this.deliver(request, encoded.text);
     });
+  }
+
+  /**
+   * A reply encoded alone: one that cannot be (a BigInt, a value nested deeper than the stack) becomes a 500 for its
+   * caller, logged with its request id, and the other replies of its batch still go.
+   */
+  private encode(request: WireRequest, reply: WireReply): { reply: WireReply; text: string } {
+    try {
+      return { reply, text: JSON.stringify(reply) };
+    } catch (error) {
+      this.logger.error(`Could not encode the answer to ${request.p} (request ${request.q}): ${String(error)}`);
+      const failure: WireReply = { i: request.i, e: internalError().toPayload() };
+      return { reply: failure, text: JSON.stringify(failure) };
+    }
+  }
+
+  /** A bug outside the handler (a metrics or log hook): the caller still gets its 500, and the replica goes on. */
+  private failed(request: TakenRequest, error: unknown): void {
+    runWithRequestId(request.q, () => this.logger.error(`Could not answer ${request.p} (request ${request.q}): ${String(error)}`));
+    this.deliver(request, JSON.stringify({ i: request.i, e: internalError().toPayload() }));
   }
 
   /** One line per message, with its request id (from the context); pings only at debug, as probes repeat them. */
@@ -318,16 +369,19 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     }
   }
 
-  private reply(reply: WireReply, request: WireRequest): void {
+  private deliver(request: TakenRequest, text: string): void {
     if (request.t <= Date.now()) {
       return; // the caller has given up; nobody listens for this reply any more
     }
-    this.outbox.add(request.r, reply);
+    this.outbox.add(`${request.sender}\n${request.r}`, text);
   }
 
-  private publish(channel: string, replies: WireReply[]): void {
-    const text = JSON.stringify(replies);
-    const message = replyMessage(this.serverOptions.keyring.sign(replyContext(channel), text), text);
+  /** One PUBLISH of the replies (already encoded) as a JSON array, signed for the channel with the key of the link with the asking app. */
+  private publish(to: string, replies: string[]): void {
+    const newline = to.indexOf('\n');
+    const channel = to.slice(newline + 1);
+    const text = `[${replies.join(',')}]`;
+    const message = replyMessage(this.serverOptions.keys.sign(to.slice(0, newline) as AppName, replyContext(channel), text), text);
     (this.commands as Redis).publish(channel, message).catch((error: unknown) => {
       this.warn(`Could not deliver ${replies.length} replies on ${channel}: ${String(error)}`);
     });

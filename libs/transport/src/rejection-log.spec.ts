@@ -22,7 +22,7 @@ describe(RejectionLog.name, () => {
       log.rejected('bad-signature');
     }
     expect(counted).toHaveLength(501);
-    expect(lines).toEqual(['Dropped unauthenticated transport messages (entries of s): 1 unsigned']);
+    expect(lines).toEqual(['Dropped transport messages not signed by an app allowed to send them (entries of s): 1 unsigned']);
     jest.advanceTimersByTime(59_000);
     expect(lines).toHaveLength(1);
   });
@@ -31,10 +31,11 @@ describe(RejectionLog.name, () => {
     log.rejected('unsigned');
     log.rejected('unknown-key');
     log.rejected('unknown-key');
+    log.rejected('refused-sender');
     jest.advanceTimersByTime(60_000);
     expect(lines).toEqual([
-      'Dropped unauthenticated transport messages (entries of s): 1 unsigned',
-      'Dropped unauthenticated transport messages (entries of s): 2 unknown-key',
+      'Dropped transport messages not signed by an app allowed to send them (entries of s): 1 unsigned',
+      'Dropped transport messages not signed by an app allowed to send them (entries of s): 2 unknown-key, 1 refused-sender',
     ]);
     jest.advanceTimersByTime(120_000);
     expect(lines).toHaveLength(2);

@@ -29,6 +29,11 @@ describe(TransportKeyring.name, () => {
     expect(during.sign('c', 't')).toMatch(/^k2\./);
   });
 
+  it('takes key ids with dots', () => {
+    const dotted = new TransportKeyring(new Map([['2026.11', k1]]), '2026.11');
+    expect(dotted.verify('c', 't', dotted.sign('c', 't'))).toBe('ok');
+  });
+
   it('refuses keys shorter than 32 bytes, and a current id that is not among them', () => {
     expect(() => new TransportKeyring(new Map([['k', randomBytes(16)]]), 'k')).toThrow(/at least 32 bytes/);
     expect(() => new TransportKeyring(new Map([['k1', k1]]), 'k2')).toThrow(/not among the keys/);

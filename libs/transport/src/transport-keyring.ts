@@ -1,13 +1,11 @@
-import { loadOrCreateDevSecret } from '@game-wallet/crypto';
 import { KeyObject, createHmac, createSecretKey, randomBytes, timingSafeEqual } from 'node:crypto';
-import { join } from 'node:path';
 
 export type SignatureCheck = 'ok' | 'unsigned' | 'unknown-key' | 'bad-signature';
 
 /**
- * The keys that authenticate transport messages: HMAC-SHA256 under the current key, tagged with its id, so a key can
- * rotate without downtime (add the new key everywhere, make it current, then remove the old one). Anyone who can write
- * to Redis but holds no key cannot make a service run a request, nor a gateway accept a reply.
+ * The keys of one link between two apps (see TransportKeys): HMAC-SHA256 under the current key, tagged with its id, so
+ * a key can rotate without downtime (add the new key on both ends, make it current, then remove the old one). Anyone
+ * who can write to Redis but holds no key cannot make a service run a request, nor a gateway accept a reply.
  *
  * What is signed is a context naming where the message travels (the service's stream, the caller's reply channel) and
  * the message's exact text: pattern, payload with its principal, deadline, reply channel and request id. A message
@@ -37,19 +35,6 @@ export class TransportKeyring {
     return new TransportKeyring(new Map([[id, randomBytes(32)]]), id);
   }
 
-  /**
-   * The configured keys; in development without any, a key generated into `transport/` of the data folder, shared by
-   * every app started from it (docker-compose mounts one volume there in every app). Production configuration requires
-   * TRANSPORT_HMAC_KEYS, so the generated key never serves there.
-   */
-  static fromConfig(config: { keys: ReadonlyMap<string, Buffer>; currentId?: string }, dataDir: string): TransportKeyring {
-    if (config.keys.size > 0 && config.currentId !== undefined) {
-      return new TransportKeyring(config.keys, config.currentId);
-    }
-    const { key } = loadOrCreateDevSecret(join(dataDir, 'transport'), 'hmac');
-    return new TransportKeyring(new Map([['dev', key]]), 'dev');
-  }
-
   /** `<key id>.<base64url HMAC-SHA256>` of the message text in its context. */
   sign(context: string, text: string): string {
     return `${this.currentId}.${this.mac(this.keys.get(this.currentId) as KeyObject, context, text).toString('base64url')}`;
@@ -59,7 +44,8 @@ export class TransportKeyring {
     if (!signature) {
       return 'unsigned';
     }
-    const dot = signature.indexOf('.');
+    // The MAC is base64url (no dot); a key id may hold dots.
+    const dot = signature.lastIndexOf('.');
     const key = dot > 0 ? this.keys.get(signature.slice(0, dot)) : undefined;
     if (!key) {
       return 'unknown-key';

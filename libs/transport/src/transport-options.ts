@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import Redis, { RedisOptions } from 'ioredis';
-import type { SignatureCheck, TransportKeyring } from './transport-keyring';
+import type { RejectionReason, TransportKeys } from './transport-keys';
 
 /** Settings shared by the client and the server side of the transport. */
 export interface TransportConnectionOptions {
@@ -9,10 +9,10 @@ export interface TransportConnectionOptions {
   redisUrl: string;
   /** Prefix of every Redis key the transport uses, so several platforms (or test suites) can share one Redis. */
   keyPrefix?: string;
-  /** Signs what this side sends and checks what it receives; unauthenticated messages are dropped. */
-  keyring: TransportKeyring;
-  /** Called for each message dropped for its signature, for metrics. */
-  onRejected?: (reason: Exclude<SignatureCheck, 'ok'>) => void;
+  /** This app's keys: sign what this side sends and check what it receives; unauthenticated messages are dropped. */
+  keys: TransportKeys;
+  /** Called for each message dropped for its signature or its sender, for metrics. */
+  onRejected?: (reason: RejectionReason) => void;
 }
 
 export const DEFAULT_KEY_PREFIX = 'gw';

@@ -1,10 +1,10 @@
 import { AppError } from '@game-wallet/contracts';
 import { PrivateRedis, RunningProcess, sleep, spawnNode, uniquePrefix, waitFor } from '@game-wallet/testing';
 import { randomBytes } from 'node:crypto';
-import { RedisStreamsClient, TransportKeyring, heartbeatKey, streamKey } from '@game-wallet/transport';
+import { RedisStreamsClient, TransportKeyring, TransportKeys, heartbeatKey, streamKey } from '@game-wallet/transport';
 
 const KEY = randomBytes(32);
-const keyring = new TransportKeyring(new Map([['test', KEY]]), 'test');
+const keys = new TransportKeys('gateway', new Map([['core', new TransportKeyring(new Map([['test', KEY]]), 'test')]]));
 import Redis from 'ioredis';
 
 const FIXTURE = 'dist/out-tsc/libs/transport/test/fixtures/counting-service.js';
@@ -24,7 +24,7 @@ describe('Redis Streams transport (two replicas, real Redis)', () => {
     return replica;
   };
   const newClient = async (): Promise<RedisStreamsClient> => {
-    const client = new RedisStreamsClient({ redisUrl: redisServer.url, keyPrefix: prefix, keyring });
+    const client = new RedisStreamsClient({ redisUrl: redisServer.url, keyPrefix: prefix, keys });
     await client.connect();
     clients.push(client);
     return client;
@@ -110,7 +110,7 @@ describe('Redis Streams transport (two replicas, real Redis)', () => {
     const reply = `${prefix}:reply:nobody`;
     const entry = (n: number, deadline: number): string =>
       JSON.stringify({ i: String(n), p: 'core.count', r: reply, t: deadline, q: `req-${n}`, d: { payload: { n } } });
-    const signed = (text: string): string[] => ['m', text, 's', keyring.sign(`request ${stream}`, text)];
+    const signed = (text: string): string[] => ['m', text, 's', keys.sign('core', `request ${stream}`, text)];
     await redis.xadd(stream, '*', ...signed(entry(1, Date.now() + 30_000)));
     await redis.xadd(stream, '*', ...signed(entry(2, Date.now() + 200)));
     await redis.xreadgroup('GROUP', 'core', 'crashed-replica', 'COUNT', 10, 'STREAMS', stream, '>');

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError, BROADCAST, ResolvedApiKey, apiKeyCacheKey, broadcastChannel } from '@game-wallet/contracts';
 import { APP_REDIS } from '@game-wallet/http';
-import { TransportKeyring, cacheContext, signValue } from '@game-wallet/transport';
+import { TransportKeys, cacheContext, signValue } from '@game-wallet/transport';
 import Redis from 'ioredis';
 import { IdentityConfig } from '../config';
 import { IDENTITY_CONFIG } from '../identity-config.token';
@@ -18,15 +18,15 @@ const NEGATIVE_TTL_SECONDS = 15;
 /**
  * The shared API-key cache in Redis, written by identity only. A change overwrites the entry and is broadcast to every
  * gateway; a lookup fills an entry only where none exists (SET NX), so a lookup that read the database before a
- * change can never overwrite the change. Each entry is signed with the transport key for its own Redis key: gateways
- * take no entry that someone who can write to Redis made or moved.
+ * change can never overwrite the change. Each entry is signed with the key of identity's link with the gateways, for
+ * its own Redis key: gateways take no entry that someone who can write to Redis, or another app, made or moved.
  */
 @Injectable()
 export class ApiKeyCache {
   constructor(
     @Inject(APP_REDIS) private readonly redis: Redis,
     @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig,
-    private readonly keyring: TransportKeyring,
+    private readonly keys: TransportKeys,
   ) {}
 
   async fill(hash: string, state: CachedKeyState): Promise<void> {
@@ -49,6 +49,6 @@ export class ApiKeyCache {
   /** SET arguments of a key's entry: the key, its state as signed JSON, and its lifetime. */
   private entry(hash: string, state: CachedKeyState): [string, string, 'EX', number] {
     const key = apiKeyCacheKey(this.config.keyPrefix, hash);
-    return [key, signValue(this.keyring, cacheContext(key), JSON.stringify(state)), 'EX', state === null ? NEGATIVE_TTL_SECONDS : POSITIVE_TTL_SECONDS];
+    return [key, signValue(this.keys, 'gateway', cacheContext(key), JSON.stringify(state)), 'EX', state === null ? NEGATIVE_TTL_SECONDS : POSITIVE_TTL_SECONDS];
   }
 }

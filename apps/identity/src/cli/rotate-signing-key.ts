@@ -10,7 +10,7 @@ import { NestFactory } from '@nestjs/core';
 import { ensureDatabase } from '@game-wallet/database';
 import { runMain } from '@game-wallet/http';
 import { AppMetrics, PinoNestLogger, createRootLogger } from '@game-wallet/observability';
-import { createFailFastRedis, waitUntilReady, TransportKeyring } from '@game-wallet/transport';
+import { createFailFastRedis, waitUntilReady, TransportKeys } from '@game-wallet/transport';
 import { loadIdentityConfig } from '../config';
 import { IdentityModule } from '../identity.module';
 import { SigningKeysService } from '../tokens/signing-keys.service';
@@ -27,7 +27,7 @@ runMain('rotate-signing-key', async () => {
     redis,
     metrics: new AppMetrics('identity-cli'),
     logger,
-    transportKeyring: TransportKeyring.fromConfig(config.transportKeys, config.dataDir),
+    transportKeys: TransportKeys.fromConfig('identity', config.transportKeys, config.dataDir),
   }), {
     logger: new PinoNestLogger(logger),
   });

@@ -1,4 +1,4 @@
-import { TransportKeyring, createFailFastRedis } from '@game-wallet/transport';
+import { TransportKeys, createFailFastRedis } from '@game-wallet/transport';
 import { IdentityConfig } from '../config';
 import { RevocationsService } from './revocations.service';
 
@@ -7,7 +7,7 @@ describe(RevocationsService.name, () => {
   const redis = createFailFastRedis('redis://127.0.0.1:1', 'revocations-spec');
   const saved: unknown[] = [];
   const repository = { upsert: async (row: unknown) => void saved.push(row) } as never;
-  const service = new RevocationsService(repository, repository, repository, redis, { keyPrefix: 'spec' } as IdentityConfig, TransportKeyring.random('spec'));
+  const service = new RevocationsService(repository, repository, repository, redis, { keyPrefix: 'spec' } as IdentityConfig, TransportKeys.random('identity'));
 
   afterAll(() => redis.disconnect());
 

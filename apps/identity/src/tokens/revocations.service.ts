@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { AppError, BROADCAST, PROFILE_TOKEN_MAX_SECONDS, RevocationCursors, RevocationList, RevocationPage, broadcastChannel } from '@game-wallet/contracts';
 import { APP_REDIS } from '@game-wallet/http';
-import { TransportKeyring, broadcastContext, signValue } from '@game-wallet/transport';
+import { TransportKeys, broadcastContext, signValue } from '@game-wallet/transport';
 import Redis from 'ioredis';
 import { EntityManager, FindOptionsWhere, IsNull, MoreThan, Not, ObjectLiteral, Repository } from 'typeorm';
 import { IdentityConfig } from '../config';
@@ -26,7 +26,7 @@ export class RevocationsService {
     @InjectRepository(ApiKeyRevocationEntity) private readonly apiKeys: Repository<ApiKeyRevocationEntity>,
     @Inject(APP_REDIS) private readonly redis: Redis,
     @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig,
-    private readonly keyring: TransportKeyring,
+    private readonly keys: TransportKeys,
   ) {}
 
   /** Every token of the profile issued before now is refused from now on. */
@@ -95,7 +95,7 @@ export class RevocationsService {
   private async broadcast(list: RevocationList): Promise<void> {
     const channel = broadcastChannel(this.config.keyPrefix, BROADCAST.revocations);
     try {
-      await this.redis.publish(channel, signValue(this.keyring, broadcastContext(channel), JSON.stringify(list)));
+      await this.redis.publish(channel, signValue(this.keys, 'gateway', broadcastContext(channel), JSON.stringify(list)));
     } catch {
       throw new AppError('SERVICE_UNAVAILABLE', 'The revocation is saved but could not be sent to the gateways yet; it takes effect within 30 s, or ask again');
     }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { AppMetrics } from '@game-wallet/observability';
 import { APP_REDIS } from '@game-wallet/http';
-import { BroadcastSubscriber, RejectionLog, TransportKeyring, broadcastContext, signValue, signedListener, walletUsedChannel } from '@game-wallet/transport';
+import { BroadcastSubscriber, RejectionLog, TransportKeys, broadcastContext, signValue, signedListener, walletUsedChannel } from '@game-wallet/transport';
 import Redis from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { WalletConfig } from '../config';
@@ -11,8 +11,8 @@ import { WalletPublic } from './wallets.repository';
 /**
  * Wallet reads from memory. Everything a read shows is fixed at creation except `lastUsedAt`; a signature on any
  * replica is broadcast, and every replica moves its cached `lastUsedAt` forward at once. After a broadcast reconnect
- * (messages may have been missed) the cache is emptied. Broadcasts are signed with the transport key for their channel;
- * one that is not is dropped (counted, logged once a minute).
+ * (messages may have been missed) the cache is emptied. Broadcasts are signed for their channel with the key the
+ * wallet holds for its own replicas; one that is not is dropped (counted, logged once a minute).
  */
 @Injectable()
 export class WalletCache implements OnModuleInit, OnModuleDestroy {
@@ -24,7 +24,7 @@ export class WalletCache implements OnModuleInit, OnModuleDestroy {
   constructor(
     @Inject(APP_REDIS) private readonly redis: Redis,
     @Inject(WALLET_CONFIG) private readonly config: WalletConfig,
-    private readonly keyring: TransportKeyring,
+    private readonly keys: TransportKeys,
     metrics: AppMetrics,
   ) {
     this.channel = walletUsedChannel(config.keyPrefix);
@@ -35,7 +35,7 @@ export class WalletCache implements OnModuleInit, OnModuleDestroy {
     this.subscriber = new BroadcastSubscriber(this.config.redisUrl, 'wallet');
     await this.subscriber.on(
       this.channel,
-      signedListener(this.keyring, this.channel, this.rejections, (text) => {
+      signedListener(this.keys, 'wallet', this.channel, this.rejections, (text) => {
         const [walletId, at] = text.split(' ');
         this.used(walletId, new Date(Number(at)));
       }),
@@ -58,7 +58,7 @@ export class WalletCache implements OnModuleInit, OnModuleDestroy {
   /** After a signature here: update this replica and tell the others (saved already; a lost message only delays). */
   async signed(walletId: string, at: Date): Promise<void> {
     this.used(walletId, at);
-    await this.redis.publish(this.channel, signValue(this.keyring, broadcastContext(this.channel), `${walletId} ${at.getTime()}`)).catch(() => 0);
+    await this.redis.publish(this.channel, signValue(this.keys, 'wallet', broadcastContext(this.channel), `${walletId} ${at.getTime()}`)).catch(() => 0);
   }
 
   private used(walletId: string, at: Date): void {

@@ -116,6 +116,7 @@ export interface PatternContract {
   'wallet.policies.get': { request: { gameId: string }; response: SigningPolicy };
   'wallet.policies.put': { request: { gameId: string; policy: SigningPolicy }; response: SigningPolicy };
   'wallet.wallets.addresses': { request: { gameId: string; walletIds: string[] }; response: Record<string, WalletAddresses> };
+  /** The wallet service's part of a game's audit trail: signing attempts and signing-policy changes, newest first. */
   'wallet.signatures.list': { request: PageRequest & { gameId: string }; response: Page<AuditEntryView> };
   'core.ping': { request: Record<string, never>; response: PingResponse };
   'core.players.create': {

@@ -114,7 +114,7 @@ function PolicyEditor({ initial }: { initial: PolicyForm }) {
       </fieldset>
       <fieldset className="card">
         <legend>Solana</legend>
-        <TextField label="Allowed programs" hint="Base58 program ids, one a line; every instruction must use one. Empty: any." value={form.solPrograms} onChange={set('solPrograms')} multiline />
+        <TextField label="Allowed programs" hint="Base58 program ids, one a line; every instruction must use one. A listed program runs with the wallet's signature and can move its lamports itself, so list only programs you trust. Empty: any." value={form.solPrograms} onChange={set('solPrograms')} multiline />
         <TextField
           label="Most lamports per transaction"
           hint="System Transfer, TransferWithSeed, CreateAccount and CreateAccountWithSeed, summed. With any Solana limit set, other System instructions are refused. Empty: no limit."
@@ -134,7 +134,7 @@ function PolicyEditor({ initial }: { initial: PolicyForm }) {
         <legend>Sui</legend>
         <TextField
           label="Allowed Move packages"
-          hint="0x package ids a MoveCall may call, one a line; set, Publish and Upgrade are refused. Empty: any."
+          hint="0x package ids a MoveCall may call, one a line; set, Publish and Upgrade are refused. A listed package can move the coins it is handed, so list only packages you trust. Empty: any."
           value={form.suiPackages}
           onChange={set('suiPackages')}
           multiline

@@ -372,7 +372,7 @@ export const API_ROUTES: ApiRoute[] = [
     operationId: 'putSigningPolicy',
     summary: "Replace a game's signing policy",
     description:
-      'Every field is required; `null` means any. Every wallet service replica applies it within a second. A signing request it refuses answers 403 `POLICY_DENIED` naming the rule, and is recorded in the audit trail as `wallet.signing-denied`.',
+      'The whole policy: the fields of its first version are required, the limits added since (`evm.maxFeeWei`, `evm.typedDataPrimaryTypes`, `sol.maxPriorityMicroLamports`, `sui.maxGasBudget`) may be left out; `null` means any, or no limit. Every wallet service replica applies it within a second. A signing request it refuses answers 403 `POLICY_DENIED` naming the rule, and is recorded in the audit trail as `wallet.signing-denied`. Each change is recorded there too, as `signing_policy.updated`, with the operator, their address and the policy before and after.',
     access: 'console',
     body: signingPolicyBody,
     responses: [{ status: 200, description: 'The policy now in force', schema: 'SigningPolicy' }],

@@ -1,6 +1,52 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
+/** Where a test file lives: beside the code (`*.spec.ts`) or in a project's `test/` folder. */
+const TEST_FILES = ['**/*.spec.ts', '**/*.spec.tsx', '**/*.e2e-spec.ts', '**/*.fault-spec.ts', '**/test/**/*.ts'];
+
+/**
+ * The module boundaries, for production source (`tests: false`) or for tests (`tests: true`), which alone may use
+ * `libs/testing` (type:testing).
+ */
+function moduleBoundaries({ tests }) {
+  const testing = tests ? ['type:testing'] : [];
+  return [
+    'error',
+    {
+      enforceBuildableLibDependency: true,
+      allow: [],
+      depConstraints: [
+        // Libs by layer, each importing only the layers below it: the wire contract imports nothing of ours (said
+        // outright: any lib at all is refused); the utilities (config, crypto, observability) know the contract;
+        // infrastructure (transport, database) builds on both; the runtime (http, health) starts apps on the
+        // infrastructure. The SDK ships to game backends with the contract only. Tests may use libs/testing, which
+        // sits beside the infrastructure; production source never does.
+        { sourceTag: 'type:contract', notDependOnLibsWithTags: ['*'] },
+        { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:contract', ...testing] },
+        { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:contract', 'type:util', ...testing] },
+        { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:infra', 'type:runtime', ...testing] },
+        { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:infra', 'type:runtime', ...testing] },
+        { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:contract', ...testing] },
+        { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:infra'] },
+        { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:infra', 'type:runtime', 'type:feature', 'type:app', ...testing] },
+        // Build tooling and the transport's own suites may use any lib (tests and checks of what ships).
+        { sourceTag: 'type:tools', onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:infra', 'type:runtime', 'type:feature', 'type:client', 'type:testing'] },
+        { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:infra', 'type:runtime', 'type:feature', 'type:client', 'type:testing'] },
+        // The HTTP conventions (error shape, body limits, metrics route) serve the gateway too, which only calls
+        // the transport: they must not need it.
+        { sourceTag: 'role:http', notDependOnLibsWithTags: ['role:transport'] },
+        // A lib of one app's scope (the gateway's auth) is that app's alone.
+        { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+        { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
+        { sourceTag: 'scope:identity', onlyDependOnLibsWithTags: ['scope:identity', 'scope:shared'] },
+        { sourceTag: 'scope:wallet', onlyDependOnLibsWithTags: ['scope:wallet', 'scope:shared'] },
+        { sourceTag: 'scope:core', onlyDependOnLibsWithTags: ['scope:core', 'scope:shared'] },
+        { sourceTag: 'scope:console', onlyDependOnLibsWithTags: ['scope:shared'] },
+      ],
+    },
+  ];
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.nx/**', 'coverage/**', 'apps/console/dist/**'] },
   ...nx.configs['flat/base'],
@@ -11,40 +57,7 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: true,
-          allow: [],
-          depConstraints: [
-            // Libs by layer, each importing only the layers below it: the wire contract knows nothing else; the
-            // utilities (config, crypto, observability) know the contract; infrastructure (transport, database) builds
-            // on both; the runtime (http, health) starts apps on the infrastructure; a feature (the gateway's auth) uses
-            // all of these. The SDK ships to game backends with the contract only. Every lib's own tests may use
-            // libs/testing, which sits beside the infrastructure.
-            { sourceTag: 'type:contract', onlyDependOnLibsWithTags: [] },
-            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:contract'] },
-            { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:testing'] },
-            { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:infra', 'type:runtime', 'type:testing'] },
-            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:infra', 'type:runtime', 'type:testing'] },
-            { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:contract', 'type:testing'] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:infra'] },
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:infra', 'type:runtime', 'type:feature', 'type:testing', 'type:app'] },
-            // Build tooling and the transport's own suites may use any lib (tests and checks of what ships).
-            { sourceTag: 'type:tools', onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:infra', 'type:runtime', 'type:feature', 'type:client', 'type:testing'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:infra', 'type:runtime', 'type:feature', 'type:client', 'type:testing'] },
-            // The HTTP conventions (error shape, body limits, metrics route) serve the gateway too, which only calls
-            // the transport: they must not need it.
-            { sourceTag: 'role:http', notDependOnLibsWithTags: ['role:transport'] },
-            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-            { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
-            { sourceTag: 'scope:identity', onlyDependOnLibsWithTags: ['scope:identity', 'scope:shared'] },
-            { sourceTag: 'scope:wallet', onlyDependOnLibsWithTags: ['scope:wallet', 'scope:shared'] },
-            { sourceTag: 'scope:core', onlyDependOnLibsWithTags: ['scope:core', 'scope:shared'] },
-            { sourceTag: 'scope:console', onlyDependOnLibsWithTags: ['scope:shared'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': moduleBoundaries({ tests: false }),
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
@@ -83,8 +96,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.spec.ts', '**/*.spec.tsx', '**/*.e2e-spec.ts', '**/*.fault-spec.ts', '**/test/**/*.ts'],
-    rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+    files: TEST_FILES,
+    rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off', '@nx/enforce-module-boundaries': moduleBoundaries({ tests: true }) },
   },
   {
     files: ['**/*.mjs', '**/*.js'],

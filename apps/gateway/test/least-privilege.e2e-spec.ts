@@ -21,8 +21,8 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 
 /**
- * The platform as the README's security section runs it: each app connects to Redis over TLS as an ACL user of its
- * own (rules from `redisAclRules`, which the README, compose file and k8s docs print), and each service to
+ * The platform as docs/security.md runs it: each app connects to Redis over TLS as an ACL user of its own (rules
+ * from `redisAclRules`, which docs/security.md, the compose file and the k8s docs print), and each service to
  * PostgreSQL as a role that owns only its schema (`deploy/postgres/roles.sql`); the gateway's role can only connect.
  */
 describe('the platform under least-privilege credentials', () => {

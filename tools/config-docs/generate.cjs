@@ -1,15 +1,16 @@
 'use strict';
-// docs/configuration.md, generated from each app's environment schema (apps/<app>/src/config.ts: every field carries its
-// description) and the hand-written parts in tools/config-docs/template.md. The schemas are TypeScript: esbuild bundles
-// them with the page's renderer in memory (nothing built, no server), and the bundle runs here. A unit test regenerates
-// the page and fails when the committed file is stale (`npm run docs:config` rewrites it).
+// docs/configuration.md, generated from each app's environment schema (apps/<app>/src/config.ts: every field carries
+// its description) and the hand-written parts in tools/config-docs/configuration.md.tmpl. The schemas are TypeScript:
+// esbuild bundles them with the page's renderer in memory (nothing built, no server), and the bundle runs here. A unit
+// test regenerates the page and fails when the committed file is stale (`npm run docs:config` rewrites it).
 const { buildSync } = require('esbuild');
 const { readFileSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');
 const { join, resolve } = require('node:path');
 
 const OUTPUT = join('docs', 'configuration.md');
-const TEMPLATE = join('tools', 'config-docs', 'template.md');
+// Not a .md file: the page's links are relative to docs/, where it is written, not to this folder.
+const TEMPLATE = join('tools', 'config-docs', 'configuration.md.tmpl');
 const APPS = ['gateway', 'identity', 'wallet', 'core'];
 
 /** The page's text, from the sources under `root`. */

@@ -196,7 +196,7 @@ describe(runChecks.name, () => {
 
   it('fails when a setting the app newly requires is missing from its Deployment', async () => {
     const dir = copy({ sources: true });
-    edit(dir, 'apps/wallet/src/config.ts', 'extra: {', "extra: {\n      WALLET_CHAIN: z.enum(['main', 'test']),");
+    edit(dir, 'apps/wallet/src/config.ts', 'const walletVariables = {', "const walletVariables = {\n  WALLET_CHAIN: z.enum(['main', 'test']),");
 
     await expect(check(dir, 'environment', { sources: true })).resolves.toEqual([
       'overlays/development: Deployment/wallet (wallet): WALLET_CHAIN must be set (apps/wallet/src/config.ts) but is not',

@@ -1,5 +1,6 @@
 import { ConfigError } from '@game-wallet/config';
-import { loadGatewayConfig } from './config';
+import { commonProductionEnvironment, requiredVariables } from '@game-wallet/testing';
+import { gatewayEnvShape, loadGatewayConfig } from './config';
 
 describe(loadGatewayConfig.name, () => {
   describe('TRUST_PROXY', () => {
@@ -18,5 +19,13 @@ describe(loadGatewayConfig.name, () => {
       expect(() => loadGatewayConfig({ TRUST_PROXY: value })).toThrow(ConfigError);
       expect(() => loadGatewayConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY: must be false, a hop count/);
     });
+  });
+});
+
+describe('gateway variables required in production', () => {
+  it('are the ones docs/configuration.md says, no more and no fewer', () => {
+    const { documented, refused } = requiredVariables(gatewayEnvShape, loadGatewayConfig, commonProductionEnvironment('gateway'));
+    expect(refused).toEqual(documented);
+    expect(refused).toEqual(['REDIS_URL', 'DATABASE_URL', 'TRANSPORT_HMAC_KEYS']);
   });
 });

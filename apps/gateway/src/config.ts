@@ -7,7 +7,10 @@ import {
   checkTransportKeys,
   commonEnvShape,
   databaseUrlFor,
+  envDocs,
+  jwtIssuerEnvShape,
   optionalStringVar,
+  ownDatabaseUrlVar,
   parseEnv,
   portVar,
   positiveIntVar,
@@ -101,29 +104,85 @@ const trustProxyVar = z.preprocess(
     }),
 );
 
+/** Every variable the gateway reads; `docs/configuration.md` is generated from it. */
+export const gatewayEnvShape = {
+  ...commonEnvShape,
+  BASE_PORT: portVar(3000).register(envDocs, {
+    description:
+      'TCP port (1–65535) of the public `base_url`: profiles, wallets, health, JWKS, the OpenAPI document and the web ' +
+      'console with its API.',
+  }),
+  CORE_PORT: portVar(3001).register(envDocs, {
+    description: 'TCP port (1–65535) of the public `core_url`: players and its OpenAPI document. Must differ from `BASE_PORT`.',
+  }),
+  GATEWAY_INTERNAL_PORT: portVar(3100).register(envDocs, {
+    description: "TCP port (1–65535) of the gateway's internal HTTP server: Prometheus `/metrics`. Keep it off the Ingress.",
+  }),
+  GATEWAY_DATABASE_URL: ownDatabaseUrlVar('gateway'),
+  SERVICE_DEADLINE_MS: positiveIntVar(5000).register(envDocs, {
+    description:
+      'How long the gateway waits for a service to answer a call, in milliseconds (a positive whole number); past it ' +
+      'the request answers 504 `GATEWAY_TIMEOUT`, and may or may not have run.',
+  }),
+  SHUTDOWN_DRAIN_MS: z
+    .preprocess(blankToUndefined, z.string().regex(/^\d+$/, 'must be a whole number of ms').transform(Number).optional())
+    .register(envDocs, {
+      description:
+        'On SIGTERM, how long `/v1/health` answers 503 (while the gateway still serves, with `Connection: close`) ' +
+        'before the ports close, so load balancers move away first: milliseconds, a whole number (`0`: none).',
+      default: '`5000` in production, `0` otherwise',
+    }),
+  ...jwtIssuerEnvShape,
+  RATE_LIMIT_API_KEY_RPS: positiveIntVar(100).register(envDocs, {
+    description:
+      'Requests per second each API key may make, across gateway replicas (the refill rate of its token bucket in ' +
+      'Redis); over it 429 `RATE_LIMITED` with `Retry-After`.',
+  }),
+  RATE_LIMIT_API_KEY_BURST: positiveIntVar(200).register(envDocs, {
+    description: "Requests an API key may make at once before its rate applies (the size of its token bucket).",
+  }),
+  RATE_LIMIT_JWT_RPS: positiveIntVar(20).register(envDocs, {
+    description:
+      'Requests per second each profile may make with its JWTs, across gateway replicas (the bucket holds as many); ' +
+      'over it 429 `RATE_LIMITED` with `Retry-After`.',
+  }),
+  RATE_LIMIT_AUTH_FAILURES_PER_IP: positiveIntVar(50).register(envDocs, {
+    description:
+      'Failed authentications (401) a client IP may make per second, across gateway replicas, before every credential ' +
+      'from it gets 429 `RATE_LIMITED` with `Retry-After`.',
+  }),
+  RATE_LIMIT_SIGN_PER_WALLET_RPS: positiveIntVar(10).register(envDocs, {
+    description:
+      'Signing requests (messages, transactions, typed data) per wallet per second, whatever the credential, across ' +
+      'gateway replicas; over it 429 `RATE_LIMITED` with `Retry-After`.',
+  }),
+  TRUST_PROXY: trustProxyVar.register(envDocs, {
+    description:
+      "Which proxies' `X-Forwarded-*` headers to believe (the client IP for rate limits and the audit, https for " +
+      'Secure cookies): `false`; a comma-separated list of addresses, CIDRs or `loopback`, `linklocal`, `uniquelocal` ' +
+      '(`10.0.0.0/8,loopback`); or a hop count (`1`) where clients can reach the gateway only through the proxies. ' +
+      '`true` is refused: it would believe any client.',
+  }),
+  PUBLIC_BASE_URL: urlVar(['http:', 'https:']).register(envDocs, {
+    description:
+      'The public URL of `base_url` the console shows in its examples: an `http://` or `https://` URL (a trailing `/` ' +
+      'is dropped). Set it behind a load balancer with a host per origin.',
+    default: 'the address the console was opened at',
+  }),
+  PUBLIC_CORE_URL: urlVar(['http:', 'https:']).register(envDocs, {
+    description:
+      'The public URL of `core_url` the console shows in its examples: an `http://` or `https://` URL (a trailing `/` ' +
+      'is dropped). Set it behind a load balancer with a host per origin.',
+    default: 'the host the console was opened at, on `CORE_PORT`',
+  }),
+  CONSOLE_DIR: optionalStringVar().register(envDocs, {
+    description: 'Folder of the built web console, served at `/console`: a path. Without a console there, `/console` answers 404 saying so.',
+    default: "`console/` beside the gateway's bundle (in its image), else `dist/apps/console`",
+  }),
+};
+
 const schema = z
-  .object({
-    ...commonEnvShape,
-    BASE_PORT: portVar(3000),
-    CORE_PORT: portVar(3001),
-    GATEWAY_INTERNAL_PORT: portVar(3100),
-    /** The gateway's own database URL (its health check only connects); falls back to `DATABASE_URL`. */
-    GATEWAY_DATABASE_URL: urlVar(['postgres:', 'postgresql:']),
-    SERVICE_DEADLINE_MS: positiveIntVar(5000),
-    /** On SIGTERM, how long readiness answers 503 (while the app still serves) before the ports close. */
-    SHUTDOWN_DRAIN_MS: z.preprocess(blankToUndefined, z.string().regex(/^\d+$/, 'must be a whole number of ms').transform(Number).optional()),
-    JWT_ISSUER: z.preprocess(blankToUndefined, z.string().max(200).default('game-wallet')),
-    RATE_LIMIT_API_KEY_RPS: positiveIntVar(100),
-    RATE_LIMIT_API_KEY_BURST: positiveIntVar(200),
-    RATE_LIMIT_JWT_RPS: positiveIntVar(20),
-    RATE_LIMIT_AUTH_FAILURES_PER_IP: positiveIntVar(50),
-    RATE_LIMIT_SIGN_PER_WALLET_RPS: positiveIntVar(10),
-    TRUST_PROXY: trustProxyVar,
-    PUBLIC_BASE_URL: urlVar(['http:', 'https:']),
-    PUBLIC_CORE_URL: urlVar(['http:', 'https:']),
-    CONSOLE_DIR: optionalStringVar(),
-    DATA_DIR: z.preprocess(blankToUndefined, z.string().default('.data')),
-  })
+  .object(gatewayEnvShape)
   .superRefine((env, context) => {
     if (env.BASE_PORT === env.CORE_PORT) {
       context.addIssue({ code: 'custom', path: ['CORE_PORT'], message: 'must differ from BASE_PORT' });

@@ -1,6 +1,7 @@
 import { ConfigError } from '@game-wallet/config';
+import { commonProductionEnvironment, requiredVariables } from '@game-wallet/testing';
 import { randomBytes } from 'node:crypto';
-import { loadWalletConfig, parseMasterKeys } from './config';
+import { loadWalletConfig, parseMasterKeys, walletEnvShape } from './config';
 
 describe(loadWalletConfig.name, () => {
   const key = randomBytes(32).toString('base64');
@@ -61,5 +62,19 @@ describe(loadWalletConfig.name, () => {
   it('refuses an unknown provider, and in production with env keys still needs WALLET_MASTER_KEYS', () => {
     expect(() => loadWalletConfig({ WALLET_MASTER_KEY_PROVIDER: 'kms' })).toThrow('WALLET_MASTER_KEY_PROVIDER: must be one of env, pkcs11');
     expect(() => loadWalletConfig({ NODE_ENV: 'production', WALLET_MASTER_KEY_ID: 'k1' })).toThrow('WALLET_MASTER_KEYS: must be set when NODE_ENV=production');
+  });
+
+  it('refuses to start in production without exactly the variables docs/configuration.md says it requires there', () => {
+    const production = { ...commonProductionEnvironment('wallet'), WALLET_MASTER_KEYS: `k1=${key}`, WALLET_MASTER_KEY_ID: 'k1' };
+    const { documented, refused } = requiredVariables(walletEnvShape, loadWalletConfig, production);
+    expect(refused).toEqual(documented);
+    expect(refused).toEqual(['REDIS_URL', 'DATABASE_URL', 'TRANSPORT_HMAC_KEYS', 'WALLET_MASTER_KEYS', 'WALLET_MASTER_KEY_ID']);
+  });
+
+  it('with WALLET_MASTER_KEY_PROVIDER=pkcs11 refuses to start without exactly the variables documented as required with pkcs11', () => {
+    const pkcs11 = { WALLET_MASTER_KEY_PROVIDER: 'pkcs11', PKCS11_MODULE: '/usr/lib/softhsm/libsofthsm2.so', PKCS11_TOKEN_LABEL: 'wallet', PKCS11_PIN: '1234', WALLET_MASTER_KEY_ID: 'hsm-1' };
+    const { documented, refused } = requiredVariables(walletEnvShape, loadWalletConfig, pkcs11, (doc) => doc.required?.when?.includes('with `pkcs11`') === true);
+    expect(refused).toEqual(documented);
+    expect(refused).toEqual(['WALLET_MASTER_KEY_ID', 'PKCS11_MODULE', 'PKCS11_TOKEN_LABEL', 'PKCS11_PIN']);
   });
 });

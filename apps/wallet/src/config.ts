@@ -1,4 +1,18 @@
-import { Env, KEY_ID, ServiceConfig, enumVar, keyringIds, loadServiceConfig, optionalStringVar, parseKeyring, requireInProduction, z } from '@game-wallet/config';
+import {
+  Env,
+  KEY_ID,
+  ServiceConfig,
+  ServiceConfigSpec,
+  envDocs,
+  enumVar,
+  keyringIds,
+  loadServiceConfig,
+  optionalStringVar,
+  parseKeyring,
+  requireInProduction,
+  serviceEnvShape,
+  z,
+} from '@game-wallet/config';
 import { cpuBudget } from './keys/cpu-budget';
 
 export const MASTER_KEY_PROVIDERS = ['env', 'pkcs11'] as const;
@@ -61,33 +75,75 @@ function checkMasterKeySource(env: Env, context: z.RefinementCtx): void {
   }
 }
 
+/** The wallet service's own variables. */
+const walletVariables = {
+  WALLET_KEYGEN_THREADS: z
+    .preprocess((value) => (value === '' ? undefined : value), z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number').transform(Number).optional())
+    .register(envDocs, {
+      description:
+        "Worker threads that generate new wallets' keys and derive the keys signatures are made with: a positive whole " +
+        'number. Creation and signing throughput scale with it.',
+      default: 'the CPUs the container may use (its cgroup CPU limit, rounded up; else the cores)',
+    }),
+  WALLET_MASTER_KEY_PROVIDER: enumVar(MASTER_KEY_PROVIDERS, 'env').register(envDocs, {
+    description:
+      "Where the master keys that wrap every wallet's keys are: `env`, in `WALLET_MASTER_KEYS` (held in memory), or " +
+      '`pkcs11`, AES-256 keys inside a hardware security module, used there and never read out.',
+  }),
+  WALLET_MASTER_KEYS: optionalStringVar()
+    .superRefine((value, context) => {
+      const parsed = parseMasterKeys(value);
+      if (typeof parsed === 'string') {
+        context.addIssue({ code: 'custom', message: parsed });
+      }
+    })
+    .register(envDocs, {
+      description:
+        'The master keys (AES-256), every key still wrapping a wallet: `{"k1":"<base64>"}` or `k1=<base64>,k2=<base64>`, ' +
+        'each key exactly 32 bytes, base64, each id 1–64 letters, digits or `_.-`. With `pkcs11` they only open the ' +
+        'wallets not moved into the HSM yet: needed only while wallets are being moved (`npm run rewrap`).',
+      required: { production: true, when: 'with `env`' },
+      default: 'a `dev` key generated into `DATA_DIR`',
+      secret: true,
+    }),
+  WALLET_MASTER_KEY_ID: optionalStringVar().register(envDocs, {
+    description:
+      'The master key new wallets (and `npm run rewrap`) use: an id in `WALLET_MASTER_KEYS`, or with `pkcs11` the label ' +
+      "of the token's AES key (1–64 letters, digits or `_.-`).",
+    required: { production: true, when: 'and everywhere with `pkcs11`' },
+    default: 'the only key of `WALLET_MASTER_KEYS`, or `dev`',
+  }),
+  PKCS11_MODULE: optionalStringVar().register(envDocs, {
+    description: "Path of the HSM vendor's PKCS#11 library (a `.so` file) the wallet loads, with `pkcs11`.",
+    required: { when: 'with `pkcs11`' },
+  }),
+  PKCS11_TOKEN_LABEL: optionalStringVar().register(envDocs, {
+    description: 'Label of the PKCS#11 token (slot) that holds the master keys, with `pkcs11`.',
+    required: { when: 'with `pkcs11`' },
+  }),
+  PKCS11_PIN: optionalStringVar().register(envDocs, {
+    description: "The token's user PIN, with `pkcs11`.",
+    required: { when: 'with `pkcs11`' },
+    secret: true,
+  }),
+};
+
+const spec: ServiceConfigSpec<typeof walletVariables> = {
+  service: 'wallet',
+  portVariable: 'WALLET_PORT',
+  defaultPort: 3102,
+  databaseVariable: 'WALLET_DATABASE_URL',
+  extra: walletVariables,
+  requiredInProduction: ['WALLET_MASTER_KEY_ID'],
+  refine: checkMasterKeySource,
+};
+
+/** Every variable the wallet service reads; `docs/configuration.md` is generated from it. */
+export const walletEnvShape = serviceEnvShape(spec);
+
 /** The wallet service's configuration, validated once at start. */
 export function loadWalletConfig(env: Env): WalletConfig {
-  const config = loadServiceConfig(env, {
-    service: 'wallet',
-    portVariable: 'WALLET_PORT',
-    defaultPort: 3102,
-    databaseVariable: 'WALLET_DATABASE_URL',
-    extra: {
-      WALLET_KEYGEN_THREADS: z.preprocess(
-        (value) => (value === '' ? undefined : value),
-        z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number').transform(Number).optional(),
-      ),
-      WALLET_MASTER_KEY_PROVIDER: enumVar(MASTER_KEY_PROVIDERS, 'env'),
-      WALLET_MASTER_KEYS: optionalStringVar().superRefine((value, context) => {
-        const parsed = parseMasterKeys(value);
-        if (typeof parsed === 'string') {
-          context.addIssue({ code: 'custom', message: parsed });
-        }
-      }),
-      WALLET_MASTER_KEY_ID: optionalStringVar(),
-      PKCS11_MODULE: optionalStringVar(),
-      PKCS11_TOKEN_LABEL: optionalStringVar(),
-      PKCS11_PIN: optionalStringVar(),
-    },
-    requiredInProduction: ['WALLET_MASTER_KEY_ID'],
-    refine: checkMasterKeySource,
-  });
+  const config = loadServiceConfig(env, spec);
   const { extra, ...common } = config;
   const masterKeys = parseMasterKeys(extra.WALLET_MASTER_KEYS) as Map<string, Buffer>;
   const provider = extra.WALLET_MASTER_KEY_PROVIDER;

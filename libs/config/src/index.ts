@@ -3,3 +3,5 @@ export * from './env-schema';
 export * from './service-config';
 export * from './keyring';
 export * from './transport-keys';
+export * from './env-docs';
+export * from './jwt-issuer';

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, key32Var } from './env-schema';
 import { loadMigrationConfig, loadServiceConfig } from './service-config';
@@ -95,6 +98,15 @@ describe(loadServiceConfig.name, () => {
       expect(failure?.problems).toEqual(['IDENTITY_KEY_ENCRYPTION_KEY: must be 32 bytes, base64-encoded']);
       expect(String(failure?.message)).not.toContain(secret.slice(0, 12));
     }
+  });
+
+  it('refuses a NODE_EXTRA_CA_CERTS that is not a readable file, naming it', () => {
+    expect(problemsOf({ NODE_EXTRA_CA_CERTS: join(tmpdir(), 'no-such-ca.pem') })).toEqual(['NODE_EXTRA_CA_CERTS: must be the path of a readable PEM file']);
+    expect(problemsOf({ NODE_EXTRA_CA_CERTS: tmpdir() })).toEqual(['NODE_EXTRA_CA_CERTS: must be the path of a readable PEM file']);
+    const file = join(mkdtempSync(join(tmpdir(), 'gwt-ca-')), 'ca.pem');
+    writeFileSync(file, '-----BEGIN CERTIFICATE-----\n');
+    expect(problemsOf({ NODE_EXTRA_CA_CERTS: file })).toEqual([]);
+    rmSync(dirname(file), { recursive: true, force: true });
   });
 
   it('refuses the development defaults in production', () => {

@@ -1,6 +1,7 @@
 import { ServiceName } from '@game-wallet/contracts';
 import { z } from 'zod';
-import { DEFAULT_REDIS_URL, commonEnvShape, databaseUrlFor } from './common-config';
+import { DEFAULT_REDIS_URL, commonEnvShape, databaseUrlFor, ownDatabaseUrlVar } from './common-config';
+import { envDocs } from './env-docs';
 import { Env, LogLevel, NodeEnv, parseEnv, portVar, requireInProduction, urlVar } from './env-schema';
 import { TransportKeysConfig, checkTransportKeys, transportKeysOf } from './transport-keys';
 
@@ -20,7 +21,7 @@ export interface ServiceConfig {
   migrations: 'start' | 'job';
 }
 
-export interface ServiceConfigSpec<E extends z.ZodRawShape> {
+export interface ServiceConfigSpec<E extends z.ZodRawShape = Record<never, never>> {
   /** The service: which transport keys it needs follows from it. */
   service: ServiceName;
   /** e.g. `IDENTITY_PORT` */
@@ -37,6 +38,29 @@ export interface ServiceConfigSpec<E extends z.ZodRawShape> {
 }
 
 /**
+ * Every variable a service reads: the common ones, its internal port and own database URL, `MIGRATIONS`, and its own
+ * (`extra`). `docs/configuration.md` is generated from it.
+ */
+export function serviceEnvShape<E extends z.ZodRawShape>(spec: ServiceConfigSpec<E>) {
+  return {
+    ...commonEnvShape,
+    [spec.portVariable]: portVar(spec.defaultPort).register(envDocs, {
+      description:
+        `TCP port (1–65535) of the ${spec.service} service's internal HTTP server: \`/v1/health\` (readiness), ` +
+        '`/v1/health/live` (liveness) and Prometheus `/metrics`. Keep it off the Ingress.',
+    }),
+    [spec.databaseVariable]: ownDatabaseUrlVar(spec.service),
+    MIGRATIONS: z.preprocess((value) => (value === '' ? undefined : value), z.enum(['start', 'job']).default('start')).register(envDocs, {
+      description:
+        'Who applies the schema\'s migrations: `start`, the service as it starts (under a PostgreSQL advisory lock, so ' +
+        'replicas starting together apply each once); `job`, a migration job run before it (`node migrate.js`), which ' +
+        'the service waits for.',
+    }),
+    ...(spec.extra ?? ({} as E)),
+  };
+}
+
+/**
  * Reads a service's configuration: the common variables plus the service's own (`extra`), all problems reported at
  * once, one line per variable. In production the database and Redis URLs, and `requiredInProduction`, must be set.
  */
@@ -44,23 +68,14 @@ export function loadServiceConfig<E extends z.ZodRawShape = Record<never, never>
   env: Env,
   spec: ServiceConfigSpec<E>,
 ): ServiceConfig & { extra: z.output<z.ZodObject<E>> } {
-  const schema = z
-    .object({
-      ...commonEnvShape,
-      [spec.portVariable]: portVar(spec.defaultPort),
-      [spec.databaseVariable]: urlVar(['postgres:', 'postgresql:']),
-      DATA_DIR: z.preprocess((value) => (value === '' ? undefined : value), z.string().default('.data')),
-      MIGRATIONS: z.preprocess((value) => (value === '' ? undefined : value), z.enum(['start', 'job']).default('start')),
-      ...(spec.extra ?? {}),
-    })
-    .superRefine((_, context) => {
-      checkTransportKeys(spec.service, env, context);
-      if (env.NODE_ENV === 'production') {
-        checkDatabaseUrl(env, spec, context);
-      }
-      requireInProduction(env, ['REDIS_URL', ...(spec.requiredInProduction ?? [])], context);
-      spec.refine?.(env, context);
-    });
+  const schema = z.object(serviceEnvShape(spec)).superRefine((_, context) => {
+    checkTransportKeys(spec.service, env, context);
+    if (env.NODE_ENV === 'production') {
+      checkDatabaseUrl(env, spec, context);
+    }
+    requireInProduction(env, ['REDIS_URL', ...(spec.requiredInProduction ?? [])], context);
+    spec.refine?.(env, context);
+  });
   const parsed = parseEnv(schema, env) as Record<string, unknown>;
   const extra = Object.fromEntries(Object.keys(spec.extra ?? {}).map((key) => [key, parsed[key]])) as z.output<z.ZodObject<E>>;
   return {

@@ -1,5 +1,6 @@
 import { APP_NAMES, AppName, isAppName, transportPeersOf } from '@game-wallet/contracts';
 import { z } from 'zod';
+import { envDocs } from './env-docs';
 import { Env, optionalStringVar, requireInProduction } from './env-schema';
 import { KEY_ID, KeyringFormat, parseKeyring } from './keyring';
 
@@ -33,10 +34,26 @@ export interface TransportKeysConfig {
 
 /** The variables, in every app's schema. */
 export const transportKeysEnvShape = {
-  /** This app's keys, per app it exchanges messages with: `<peer>:<id>=<base64>,…` (HMAC-SHA256, ≥ 32 bytes each). */
-  TRANSPORT_HMAC_KEYS: optionalStringVar(),
-  /** The id each link signs with where it holds several keys; optional while every link holds one. */
-  TRANSPORT_HMAC_KEY_ID: optionalStringVar(),
+  TRANSPORT_HMAC_KEYS: optionalStringVar().register(envDocs, {
+    description:
+      "The app's own transport keys (HMAC-SHA256), one per app it exchanges messages with: `<peer>:<id>=<base64>,…`, " +
+      'the peer `gateway`, `identity`, `wallet` or `core`, the id 1–64 letters, digits or `_.-`, each key at least 32 ' +
+      "bytes. The other app holds the same key for their link (the gateway's `wallet:t1` is the wallet's `gateway:t1`); " +
+      "`npm run -s transport:keys` prints all four apps' keys, and with `--prefixed` as `<APP>_TRANSPORT_HMAC_KEYS`, " +
+      'which `npm start` and `docker-compose.yml` hand to each app. The one shared `id=base64` keyring of earlier ' +
+      'releases works outside production, with a warning that it does not keep apps apart, and is refused in production.',
+    required: { production: true },
+    default:
+      'a `dev` key per pair of apps, generated into `DATA_DIR/transport/` (`gateway-wallet.key`, …) and shared by the ' +
+      'apps started from that folder',
+    secret: true,
+  }),
+  TRANSPORT_HMAC_KEY_ID: optionalStringVar().register(envDocs, {
+    description:
+      'The id of the key the app signs with where a link holds several (while they rotate): one of the ids in ' +
+      '`TRANSPORT_HMAC_KEYS`. A link with one key signs with it, so one link can rotate while the others keep theirs.',
+    default: "each link's only key",
+  }),
 };
 
 type Reading = { config: TransportKeysConfig; problems: { variable: string; message: string }[] };

@@ -52,9 +52,13 @@ describe('authenticated transport', () => {
     await redis.xadd(stream(), '*', 'm', unsignedText);
     await redis.xadd(stream(), '*', 'm', badText, 's', other.sign('identity', `request ${stream()}`, badText));
     await redis.xadd(stream(), '*', 'm', unknownText, 's', unknown.sign('identity', `request ${stream()}`, unknownText));
-    const metrics = async () => (await fetch(`${platform.internalUrl('identity')}/metrics`)).text();
-    await waitFor(async () => /transport_messages_rejected_total\{reason="unknown-key"[^}]*\} 1/.test(await metrics()), 5000, 'the rejections to be counted');
-    const text = await metrics();
+    // The sentinel: the same entry signed with the gateway's key, after them on the stream. Identity takes a stream's
+    // entries in order, and a forged one it ran would have started before the sentinel's game was made.
+    const sentinelText = forgedEntry('Sentinel after the forgeries');
+    await redis.xadd(stream(), '*', 'm', sentinelText, 's', platform.transportKeys('gateway').sign('identity', `request ${stream()}`, sentinelText));
+    await waitFor(async () => (await gameNames()).includes('Sentinel after the forgeries'), 5000, 'the sentinel entry to run');
+    const text = await (await fetch(`${platform.internalUrl('identity')}/metrics`)).text();
+    expect(text).toMatch(/transport_messages_rejected_total\{reason="unknown-key"[^}]*\} 1/);
     expect(text).toMatch(/transport_messages_rejected_total\{reason="unsigned"[^}]*\} 1/);
     expect(text).toMatch(/transport_messages_rejected_total\{reason="bad-signature"[^}]*\} 1/);
     expect((await gameNames()).filter((name) => name.startsWith('Forged'))).toEqual([]);

@@ -1,5 +1,5 @@
-import { PlayerView } from '@game-wallet/contracts';
-import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, http, profileJwt, queryOnce } from '@game-wallet/testing';
+import { PATTERNS, PlayerView } from '@game-wallet/contracts';
+import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, http, profileJwt, queryOnce, waitFor } from '@game-wallet/testing';
 
 /** SPEC §4.4: player creation — validation, 201/200, idempotence under concurrency and after a crash part-way. */
 describe('players', () => {
@@ -68,7 +68,8 @@ describe('players', () => {
 
   it('completes a player left half-made when the wallet service died, on retry, with no duplicates', async () => {
     await platform.process('wallet').stop('SIGKILL');
-    const failed = await create({ uniqueId: 'interrupted' });
+    const firstTry = `interrupted-${Date.now()}`;
+    const failed = await http<{ code: string }>('POST', `${platform.coreUrl}/v1/player/create`, { apiKey: game.key, body: { uniqueId: 'interrupted' }, headers: { 'x-request-id': firstTry } });
     expect([503, 504]).toContain(failed.status);
     const [pending] = await queryOnce<{ id: string; status: string; profile_id: string | null; wallet_id: string | null }>(
       platform.databaseUrl,
@@ -84,7 +85,14 @@ describe('players', () => {
     expect(retried.status).toBe(200);
     const [profile] = await queryOnce<{ id: string }>(platform.databaseUrl, 'SELECT id FROM identity.profiles WHERE external_key = $1', [`player:${pending.id}`]);
     expect(retried.body).toMatchObject({ id: pending.id, profileId: profile.id, walletId: expect.any(String) });
-    await new Promise((resolve) => setTimeout(resolve, 2000)); // let any stale request in the wallet stream be dropped or done
+    // The first try left its wallet request in the wallet's stream, ahead of the retry's. The restarted wallet drops it
+    // if core's deadline for it has passed, else runs it (core may then complete the player itself): which one depends
+    // on how long the restart took. Either way nothing may be made twice, so wait for that request's fate, by its id.
+    const wallet = platform.process('wallet');
+    const ranFirstTry = () => wallet.jsonLines().some((line) => line.requestId === firstTry && String(line.msg).startsWith(`${PATTERNS.wallet.createOrGetWallet} `));
+    const droppedFirstTry = async () =>
+      /transport_messages_handled_total\{pattern="wallet\.wallets\.createOrGet",outcome="expired"[^}]*\} 1\n/.test(await (await fetch(`${platform.internalUrl('wallet')}/metrics`)).text());
+    await waitFor(async () => ranFirstTry() || (await droppedFirstTry()), 10_000, "the first try's wallet request to be run or dropped");
     expect(await count('SELECT count(*)::text AS n FROM identity.profiles WHERE external_key = $1', [`player:${pending.id}`])).toBe(1);
     expect(await count('SELECT count(*)::text AS n FROM wallet.wallets WHERE profile_id = $1', [profile.id])).toBe(1);
     const read = await http<PlayerView>('GET', `${platform.coreUrl}/v1/player/${pending.id}`, { apiKey: game.key });

@@ -1,4 +1,4 @@
-import { GameFixture, TestPlatform, consoleToken, createGame, createKey, createProfile, http, profileJwt } from '@game-wallet/testing';
+import { GameFixture, TestPlatform, consoleToken, createGame, createKey, createProfile, http, profileJwt, waitFor } from '@game-wallet/testing';
 
 /** SPEC §4.5: revoke → every replica refuses older tokens within 1 s, and keeps refusing them across restarts. */
 describe('profile token revocation', () => {
@@ -109,8 +109,14 @@ describe('profile token revocation', () => {
     it('without the parameter, leaves the tokens of a deleted key alone (rotating a key signs nobody out)', async () => {
       const rotated = await createKey(platform, operator, game.gameId, 'rotated server');
       const token = await profileJwt(platform, profileId, rotated.key);
+      const sentinel = await createKey(platform, operator, game.gameId, 'sentinel server');
+      const sentinelToken = await profileJwt(platform, profileId, sentinel.key);
       expect((await deleteKey(rotated.keyId, '')).status).toBe(204);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The sentinel: another key deleted with revokeTokens=true afterwards. Identity publishes a key's revocation before
+      // it answers the deletion, on one connection and one channel, and Redis delivers a channel's messages in order: once
+      // the sentinel's tokens are refused, a revocation of the rotated key's tokens would have reached the gateway too.
+      expect((await deleteKey(sentinel.keyId, '?revokeTokens=true')).status).toBe(204);
+      await waitFor(async () => (await refresh(platform.baseUrl, sentinelToken))[0] === 401, 5000, "the sentinel key's revocation to apply");
       expect(await refresh(platform.baseUrl, token)).toEqual([200, undefined]);
     });
   });

@@ -62,7 +62,12 @@ describe('wallet with its HSM taken away under load', () => {
     expect((await http<WalletView>('GET', `${platform.baseUrl}/v1/wallet/${players[1].walletId}`, { apiKey: game.key })).status).toBe(200);
     const health = await http<{ details: Record<string, { status: string }> }>('GET', `${platform.internalUrl('wallet')}/v1/health`);
     expect([health.status, health.body.details.hsm.status]).toEqual([503, 'down']);
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // the load keeps running against the missing token
+    // The load keeps running against the missing token: a dozen more of its answers, then a read (which needs no token)
+    // sent after them through the same wallet process, which must still answer it.
+    const away = () => outcomes.filter((outcome) => outcome.phase === 'away').length;
+    const awaySoFar = away();
+    await waitFor(() => away() >= awaySoFar + 12, 10_000, 'more load against the missing token');
+    expect((await http<WalletView>('GET', `${platform.baseUrl}/v1/wallet/${players[2].walletId}`, { apiKey: game.key })).status).toBe(200);
     expect(platform.process('wallet').running).toBe(true);
 
     phase = 'back';

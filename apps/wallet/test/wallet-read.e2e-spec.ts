@@ -90,9 +90,14 @@ describe('wallet read', () => {
 
   it("moves a cached lastUsedAt only for a last-used broadcast the wallet signed, with its own key, for its channel", async () => {
     const walletId = neighbour.walletId;
-    const before = (await read('', { apiKey: game.key }, walletId)).body.lastUsedAt; // now cached
+    const lastUsedAt = async (id: string) => (await read('', { apiKey: game.key }, id)).body.lastUsedAt;
+    const before = await lastUsedAt(walletId); // now cached
+    const sentinel = await createPlayer(platform, game.key, 'broadcast-sentinel');
+    const sentinelBefore = await lastUsedAt(sentinel.walletId); // cached too
     const channel = walletUsedChannel(platform.keyPrefix);
     const later = Date.parse(before) + 86_400_000;
+    const sentinelLater = Date.parse(sentinelBefore) + 86_400_000;
+    const signed = (id: string, at: number) => signValue(platform.transportKeys('wallet'), 'wallet', broadcastContext(channel), `${id} ${at}`);
     const redis = new Redis(platform.env.REDIS_URL);
     try {
       await redis.publish(channel, `${walletId} ${later}`);
@@ -100,10 +105,14 @@ describe('wallet read', () => {
       await redis.publish(channel, signValue(platform.transportKeys('wallet'), 'wallet', broadcastContext('elsewhere'), `${walletId} ${later}`));
       // Signed with a real key the wallet holds, but the gateway's: only the wallet makes this broadcast.
       await redis.publish(channel, signValue(platform.transportKeys('gateway'), 'wallet', broadcastContext(channel), `${walletId} ${later}`));
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect((await read('', { apiKey: game.key }, walletId)).body.lastUsedAt).toBe(before);
-      await redis.publish(channel, signValue(platform.transportKeys('wallet'), 'wallet', broadcastContext(channel), `${walletId} ${later}`));
-      await waitFor(async () => (await read('', { apiKey: game.key }, walletId)).body.lastUsedAt === new Date(later).toISOString(), 2000, 'the signed broadcast to apply');
+      // The sentinel: a broadcast the wallet signed, for another wallet, on the same channel and connection after the
+      // forged ones. Redis delivers a channel's messages in the order they were published, so once it applies the
+      // forged ones have been heard.
+      await redis.publish(channel, signed(sentinel.walletId, sentinelLater));
+      await waitFor(async () => (await lastUsedAt(sentinel.walletId)) === new Date(sentinelLater).toISOString(), 5000, 'the sentinel broadcast to apply');
+      expect(await lastUsedAt(walletId)).toBe(before);
+      await redis.publish(channel, signed(walletId, later));
+      await waitFor(async () => (await lastUsedAt(walletId)) === new Date(later).toISOString(), 5000, 'the signed broadcast to apply');
     } finally {
       redis.disconnect();
     }

@@ -104,7 +104,8 @@ describe('Redis Streams transport (two replicas, real Redis)', () => {
   });
 
   it('reclaims entries left pending by a dead replica, running those within their deadline and dropping expired ones', async () => {
-    // A replica that read two entries and died before acknowledging them, as a crash between read and ack leaves them.
+    // A replica that read three entries and died before acknowledging them, as a crash between read and ack leaves them:
+    // one live, one whose deadline passes while it is pending, and a live sentinel after it in the stream.
     const stream = streamKey(prefix, 'core');
     await redis.xgroup('CREATE', stream, 'core', '0', 'MKSTREAM');
     const reply = `${prefix}:reply:nobody`;
@@ -113,15 +114,17 @@ describe('Redis Streams transport (two replicas, real Redis)', () => {
     const signed = (text: string): string[] => ['m', text, 's', keys.sign('core', `request ${stream}`, text)];
     await redis.xadd(stream, '*', ...signed(entry(1, Date.now() + 30_000)));
     await redis.xadd(stream, '*', ...signed(entry(2, Date.now() + 200)));
+    await redis.xadd(stream, '*', ...signed(entry(3, Date.now() + 30_000)));
     await redis.xreadgroup('GROUP', 'core', 'crashed-replica', 'COUNT', 10, 'STREAMS', stream, '>');
     expect(await redis.exists(heartbeatKey(prefix, 'core', 'crashed-replica'))).toBe(0);
-    await sleep(1100); // entry 2's deadline passes; both entries are idle past the claim threshold
+    // A replica claims entries only once they have been idle for its heartbeat TTL (800 ms for the fixture), so entry 2's
+    // deadline has passed by the time they are claimed.
     await startReplica('survivor');
     await waitFor(async () => (await redis.xpending(stream, 'core'))[0] === 0, 10_000, 'pending entries to be reclaimed');
-    // Entries are acknowledged as their handlers start, so the handler's own record may land a moment after the ack.
-    await waitFor(async () => (await handledCounts())['1'] !== undefined, 5000, 'the live entry to be handled');
-    await sleep(500); // room for a wrongly run expired entry to show up
-    expect(await handledCounts()).toEqual({ '1': '1' });
+    // The claimed entries are taken in stream order, and a handler that runs records first, on the fixture's one Redis
+    // connection: once the sentinel's record is there, entry 2's would be there too had it been run.
+    await waitFor(async () => (await handledCounts())['3'] !== undefined, 5000, 'the sentinel entry to be handled');
+    expect(await handledCounts()).toEqual({ '1': '1', '3': '1' });
   });
 
   it('fails calls within 1 s with 503 SERVICE_UNAVAILABLE while Redis is down, and recovers by itself when it returns', async () => {

@@ -232,7 +232,7 @@ try {
     // this one (master key in the environment); only one of the two is under load at a time.
     console.log('--- hsm');
     const token = softHsmWalletEnv();
-    const hsmPlatform = await startPlatform('hsm', undefined, { extraEnv: token.env, portOffset: 200 });
+    const hsmPlatform = await startPlatform('hsm', undefined, { extraEnv: token.env });
     try {
       const hsmGame = await hsmPlatform.game();
       const hsmKey = { 'x-api-key': hsmGame.key };

@@ -1,5 +1,6 @@
 // Compiles every app and lib file by file (sources and test fixtures, not specs) to dist/out-tsc with SWC, for what
-// runs the workspace's code outside the apps' bundles: test fixtures, benchmarks and the drill (`nx run tools:compile`).
+// runs the workspace's code outside the apps' bundles: test fixtures, the launcher `npm start` uses, benchmarks and the
+// drill (`nx run tools:compile`).
 // The apps that ship are bundled by `nx build <app>` instead. Path aliases (@game-wallet/*) are rewritten to relative
 // requires, so dist/out-tsc runs with plain `node`.
 import { transformFile } from '@swc/core';

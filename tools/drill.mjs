@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const { PrivatePostgres, PrivateRedis, ReadinessBalancer, TestPlatform, consoleToken, createGame, freePort, queryOnce } = require(join(root, 'dist/out-tsc/libs/testing/src'));
+const { PrivatePostgres, PrivateRedis, ReadinessBalancer, TestPlatform, consoleToken, createGame, queryOnce } = require(join(root, 'dist/out-tsc/libs/testing/src'));
 
 const { values: options } = parseArgs({ options: { 'phase-seconds': { type: 'string', default: '5' }, workers: { type: 'string', default: '8' } } });
 const PHASE_MS = Number(options['phase-seconds']) * 1000;
@@ -41,16 +41,14 @@ const platform = await TestPlatform.start('drill', {
 /** Every process the drill started, killed ones included: their logs count handled messages. */
 const allProcesses = () => [...seenProcesses];
 const seenProcesses = new Set(platform.processes.values());
-const replicaEnv = {};
-for (const [app, variable] of [['wallet', 'WALLET_PORT'], ['core', 'CORE_SERVICE_PORT']]) {
-  replicaEnv[`${app}#2`] = { [variable]: String(await freePort()) };
-  seenProcesses.add(await platform.startApp(app, `${app}#2`, replicaEnv[`${app}#2`]));
+for (const app of ['wallet', 'core']) {
+  seenProcesses.add(await platform.startReplica(app, `${app}#2`));
 }
-const gatewayPorts = { BASE_PORT: String(await freePort()), CORE_PORT: String(await freePort()), GATEWAY_INTERNAL_PORT: String(await freePort()) };
-seenProcesses.add(await platform.startApp('gateway', 'gateway#2', gatewayPorts));
+const second = await platform.startSecondGateway('gateway#2');
+seenProcesses.add(platform.process('gateway#2'));
 const gateways = [
   { name: 'gateway', base: platform.baseUrl, core: platform.coreUrl, ready: true },
-  { name: 'gateway#2', base: `http://127.0.0.1:${gatewayPorts.BASE_PORT}`, core: `http://127.0.0.1:${gatewayPorts.CORE_PORT}`, ready: true },
+  { name: 'gateway#2', base: second.baseUrl, core: second.coreUrl, ready: true },
 ];
 const game = await createGame(platform, await consoleToken(platform), 'Drill');
 
@@ -157,7 +155,7 @@ await during('gateway#2 restart', async () => {
   killed.add(old);
   const code = await old.stop('SIGTERM', 15_000);
   if (code !== 0) problems.push(`gateway#2 exited ${code} on SIGTERM`);
-  seenProcesses.add(await platform.startApp('gateway', 'gateway#2', gatewayPorts));
+  seenProcesses.add(await platform.restartApp('gateway#2'));
 });
 await during('steady again');
 running = false;

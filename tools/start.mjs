@@ -1,25 +1,15 @@
-// Starts the whole platform for development: the four apps from dist/ (built by `npm start` just before), their JSON
-// logs rendered as readable lines, the URLs printed once every app is healthy. Ctrl-C stops everything.
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+// Starts the whole platform for development: the four apps from dist/ (built by `npm start` just before, with the
+// launcher compiled to dist/out-tsc), their JSON logs rendered as readable lines, the URLs and the first console
+// sign-in printed once every app is healthy. Ctrl-C stops everything. The launcher (libs/testing/src/launch) gives
+// each app its environment: the ports and data folder of this shell's environment (else 3000… and .data), and each
+// app's own transport keys from `<APP>_TRANSPORT_HMAC_KEYS` (else the development keys the apps keep in the data
+// folder).
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const env = { ...process.env };
-const port = (name, fallback) => Number(env[name] || fallback);
-const urls = {
-  base: `http://localhost:${port('BASE_PORT', 3000)}`,
-  core: `http://localhost:${port('CORE_PORT', 3001)}`,
-  metrics: `http://localhost:${port('GATEWAY_INTERNAL_PORT', 3100)}/metrics`,
-};
-const apps = [
-  { name: 'identity', health: `http://localhost:${port('IDENTITY_PORT', 3101)}/v1/health` },
-  { name: 'wallet', health: `http://localhost:${port('WALLET_PORT', 3102)}/v1/health` },
-  { name: 'core', health: `http://localhost:${port('CORE_SERVICE_PORT', 3103)}/v1/health` },
-  { name: 'gateway', health: `${urls.base}/v1/health` },
-];
+const { AppLauncher, portsFromEnv } = createRequire(import.meta.url)(join(root, 'dist/out-tsc/libs/testing/src/launch'));
 
 const tty = process.stdout.isTTY;
 const paint = (code, text) => (tty ? `\x1b[${code}m${text}\x1b[0m` : text);
@@ -45,57 +35,21 @@ function render(app, line) {
   return `${paint(90, time)} ${paint(levelColor[level] ?? 0, level.toUpperCase().padEnd(5))} ${paint(appColor[app], app.padEnd(8))} ${context}${entry.msg ?? ''}${extras ? ` ${paint(90, extras)}` : ''}`;
 }
 
-/**
- * Each app's own environment: the shared one, with `<APP>_TRANSPORT_HMAC_KEYS` and `<APP>_TRANSPORT_HMAC_KEY_ID` (as
- * `npm run -s transport:keys -- --prefixed` prints them) as its TRANSPORT_HMAC_KEYS and TRANSPORT_HMAC_KEY_ID; the
- * other apps' keys stay out of its process. Without them each app generates its development keys, a key per link,
- * into the data folder they share.
- */
-function envOf(app) {
-  const own = {};
-  const shared = {};
-  for (const [name, value] of Object.entries(env)) {
-    const prefixed = /^(GATEWAY|IDENTITY|WALLET|CORE)_(TRANSPORT_HMAC_KEYS|TRANSPORT_HMAC_KEY_ID)$/.exec(name);
-    if (!prefixed) {
-      shared[name] = value;
-    } else if (prefixed[1] === app.toUpperCase()) {
-      own[prefixed[2]] = value;
-    }
-  }
-  return { ...shared, ...own };
-}
+const launcher = await AppLauncher.prepare({
+  label: 'start',
+  baseEnv: process.env,
+  dataDir: process.env.DATA_DIR || join(root, '.data'),
+  ports: portsFromEnv(process.env),
+  output: (app, line) => console.log(render(app, line)),
+  waitFor: 'ready',
+  startTimeoutMs: 120_000,
+});
+const url = (port) => launcher.url(port).replace('127.0.0.1', 'localhost');
 
 let stopping = false;
-const children = apps.map(({ name }) => {
-  const child = spawn(process.execPath, [join(root, `dist/apps/${name}/main.js`)], { cwd: root, env: envOf(name), stdio: ['ignore', 'pipe', 'pipe'] });
-  for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream }).on('line', (line) => console.log(render(name, line)));
-  }
-  child.on('exit', (code, signal) => {
-    if (!stopping) {
-      console.error(paint(31, `${name} stopped unexpectedly (${signal ?? `exit code ${code}`}); stopping the platform.`));
-      void stopAll(1);
-    }
-  });
-  return child;
-});
-
 async function stopAll(exitCode) {
   stopping = true;
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise((done) => {
-          if (child.exitCode !== null || child.signalCode !== null) {
-            done();
-            return;
-          }
-          child.once('exit', done);
-          child.kill('SIGTERM');
-          setTimeout(() => child.kill('SIGKILL'), 12_000).unref();
-        }),
-    ),
-  );
+  await launcher.stop();
   process.exit(exitCode);
 }
 
@@ -110,48 +64,43 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 /** The first console operator: from the environment, or the development one identity generated into the data folder. */
 function signIn() {
-  if (env.CONSOLE_ADMIN_EMAIL) {
-    return `${env.CONSOLE_ADMIN_EMAIL} with the password in CONSOLE_ADMIN_PASSWORD`;
+  const operator = launcher.consoleOperator();
+  if (!operator) {
+    return 'see the CONSOLE SIGN-IN line printed by identity above';
   }
-  const file = join(env.DATA_DIR || join(root, '.data'), 'console-admin.txt');
-  if (existsSync(file)) {
-    const [email, password] = readFileSync(file, 'utf8').split('\n');
-    return `${email} / ${password}   (kept in ${file})`;
-  }
-  return 'see the CONSOLE SIGN-IN line printed by identity above';
+  return operator.file ? `${operator.email} / ${operator.password}   (kept in ${operator.file})` : `${operator.email} with the password in CONSOLE_ADMIN_PASSWORD`;
 }
 
-async function healthy(url) {
-  try {
-    return (await fetch(url, { signal: AbortSignal.timeout(2000) })).status === 200;
-  } catch {
-    return false;
-  }
-}
-
-const deadline = Date.now() + 120_000;
-while (!stopping) {
-  const states = await Promise.all(apps.map((app) => healthy(app.health)));
-  if (states.every(Boolean)) {
-    const banner = [
-      '',
-      paint(1, 'Game wallet platform is up.'),
-      `  base_url   ${urls.base}   (profile, wallet, health, JWKS, console)`,
-      `  core_url   ${urls.core}   (player)`,
-      `  console    ${paint(1, `${urls.base}/console`)}   (web console; its JSON API is under /v1/console)`,
-      `  sign-in    ${signIn()}`,
-      `  health     ${urls.base}/v1/health   ·   ${urls.base}/v1/health/services`,
-      `  metrics    ${urls.metrics}`,
-      paint(90, '  Ctrl-C stops everything.'),
-      '',
-    ];
-    console.log(banner.join('\n'));
-    break;
-  }
-  if (Date.now() > deadline) {
-    const waiting = apps.filter((_, index) => !states[index]).map((app) => app.name);
-    console.error(paint(31, `Still not healthy after 2 minutes: ${waiting.join(', ')}. Are PostgreSQL and Redis running?`));
+try {
+  await launcher.startAll();
+} catch (error) {
+  if (!stopping) {
+    const ended = [...launcher.processes.values()].some((running) => !running.running);
+    console.error(paint(31, `${String(error.message).split('\n')[0]}.${ended ? '' : ' Are PostgreSQL and Redis running?'} Stopping the platform.`));
     await stopAll(1);
   }
-  await new Promise((done) => setTimeout(done, 500));
+}
+for (const [name, running] of launcher.processes) {
+  void running.waitForExit().then(() => {
+    if (!stopping) {
+      console.error(paint(31, `${name} stopped unexpectedly (${running.ending}); stopping the platform.`));
+      void stopAll(1);
+    }
+  });
+}
+if (!stopping) {
+  const base = url('base');
+  const banner = [
+    '',
+    paint(1, 'Game wallet platform is up.'),
+    `  base_url   ${base}   (profile, wallet, health, JWKS, console)`,
+    `  core_url   ${url('core')}   (player)`,
+    `  console    ${paint(1, `${base}/console`)}   (web console; its JSON API is under /v1/console)`,
+    `  sign-in    ${signIn()}`,
+    `  health     ${base}/v1/health   ·   ${base}/v1/health/services`,
+    `  metrics    ${url('internal')}/metrics`,
+    paint(90, '  Ctrl-C stops everything.'),
+    '',
+  ];
+  console.log(banner.join('\n'));
 }

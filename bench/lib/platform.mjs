@@ -1,8 +1,8 @@
 // Shared by the benchmarks: the platform started on its own database and Redis key prefix (both removed at the end),
-// forked helper servers, and one autocannon measurement. Everything runs on this machine.
-import { fork, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// forked helper servers, and one autocannon measurement. Everything runs on this machine. The apps are started as
+// their images run them by the launcher every way of starting the platform shares (libs/testing/src/launch, compiled
+// to dist/out-tsc by `nx run tools:compile`, which `npm run bench` runs first).
+import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -14,96 +14,60 @@ export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const require = createRequire(import.meta.url);
 export const autocannon = require('autocannon');
 const { Client } = require('pg');
-const Redis = require('ioredis');
-
-/**
- * How the image of `app` runs it, read from the Dockerfile: NODE_OPTIONS (the memory budget) and the node flags of
- * the CMD of the app's own stage, or else of the shared runtime stage. The apps run here as their images run them.
- */
-export function imageRuntime(app) {
-  const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
-  const stages = Object.fromEntries(dockerfile.split(/^(?=FROM )/m).map((stage) => [/^FROM \S+ AS (\S+)/.exec(stage)?.[1], stage]));
-  const commandOf = (stage) => /^CMD (\[.*\])$/m.exec(stages[stage] ?? '')?.[1];
-  const nodeOptions = /NODE_OPTIONS="([^"]*)"/.exec(stages.runtime ?? '')?.[1];
-  const command = commandOf(`app-${app}`) ?? commandOf('runtime');
-  if (nodeOptions === undefined || command === undefined) {
-    throw new Error(`The Dockerfile's runtime stage sets no NODE_OPTIONS, or ${app} has no CMD in exec form`);
-  }
-  return { nodeOptions, nodeFlags: JSON.parse(command).slice(1, -1) };
-}
-const { nodeOptions } = imageRuntime('gateway'); // the runtime stage's, the same for every app
+const { AppLauncher, START_ORDER, deleteKeys, dropDatabase, imageRuntime, namedDatabaseUrl } = require(join(root, 'dist/out-tsc/libs/testing/src'));
+export { imageRuntime };
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ADMIN_DB = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /**
- * Starts `apps` (services first, then the gateway) with limits high enough that nothing is refused; `extraEnv` on top
- * (a second platform beside the first takes a `portOffset`).
+ * Starts `apps` (services first, then the gateway) as their images run them, with limits high enough that nothing is
+ * refused; `extraEnv` on top. `BENCH_CPU_PROF=wallet,gateway` writes those apps' CPU profiles to /tmp/prof/<app>.
  */
-export async function startPlatform(name, apps = ['identity', 'wallet', 'core', 'gateway'], { extraEnv = {}, portOffset = 0 } = {}) {
+export async function startPlatform(name, apps = START_ORDER, { extraEnv = {} } = {}) {
   const prefix = `bench-${name}-${process.pid}`;
-  const dbName = `bench_${name}_${process.pid}`;
-  const dataDir = mkdtempSync(join(os.tmpdir(), `bench-${name}-`));
-  const operator = { email: 'bench@example.com', password: 'bench-operator-password' };
-  const base = 3800 + (process.pid % 40) + portOffset;
-  const ports = { base, core: base + 50, internal: base + 100, identity: base + 110, wallet: base + 120, coreService: base + 130 };
-  const env = {
-    ...process.env,
-    NODE_ENV: 'development',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: ADMIN_DB.replace(/\/[^/]*$/, `/${dbName}`),
-    REDIS_URL,
-    TRANSPORT_KEY_PREFIX: prefix,
-    BASE_PORT: String(ports.base),
-    CORE_PORT: String(ports.core),
-    GATEWAY_INTERNAL_PORT: String(ports.internal),
-    IDENTITY_PORT: String(ports.identity),
-    WALLET_PORT: String(ports.wallet),
-    CORE_SERVICE_PORT: String(ports.coreService),
-    DATA_DIR: dataDir,
-    CONSOLE_ADMIN_EMAIL: operator.email,
-    CONSOLE_ADMIN_PASSWORD: operator.password,
-    IDENTITY_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    RATE_LIMIT_API_KEY_RPS: '1000000',
-    RATE_LIMIT_API_KEY_BURST: '1000000',
-    RATE_LIMIT_JWT_RPS: '1000000',
-    RATE_LIMIT_SIGN_PER_WALLET_RPS: '1000000',
-    NODE_OPTIONS: nodeOptions,
-    BENCH_REDIS_URL: REDIS_URL,
-    BENCH_KEY_PREFIX: prefix,
-    ...extraEnv,
-  };
-  // Each app its own transport keys, a key per link, as `npm run transport:keys` makes them for production.
-  const { newTransportEnvironment } = require(join(root, 'dist/out-tsc/libs/transport/src'));
-  const transportEnv = extraEnv.TRANSPORT_HMAC_KEYS === undefined ? newTransportEnvironment('bench') : {};
-  const envOf = (app) => ({ ...env, ...transportEnv[app] });
-  const children = [];
-  const appPids = {};
-  const healthOf = { identity: ports.identity, wallet: ports.wallet, core: ports.coreService, gateway: ports.base };
-  const start = (app) => {
-    const child = spawn(process.execPath, [...imageRuntime(app).nodeFlags, ...((process.env.BENCH_CPU_PROF ?? '').split(',').includes(app) ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof/' + app] : []), join(root, `dist/apps/${app}/main.js`)], { env: envOf(app), stdio: ['ignore', 'ignore', 'inherit'] });
-    children.push(child);
-    appPids[app] = child.pid;
-  };
-  const services = apps.filter((app) => app !== 'gateway');
-  services.forEach(start);
-  await Promise.all(services.map((app) => waitFor(`http://127.0.0.1:${healthOf[app]}/v1/health`)));
-  if (apps.includes('gateway')) {
-    start('gateway');
-    await waitFor(`http://127.0.0.1:${ports.base}/v1/health`);
-  }
-  const baseUrl = `http://127.0.0.1:${ports.base}`;
-  const coreUrl = `http://127.0.0.1:${ports.core}`;
+  const database = namedDatabaseUrl(`bench_${name}_${process.pid}`, ADMIN_DB);
+  const profiled = (process.env.BENCH_CPU_PROF ?? '').split(',');
+  const launcher = await AppLauncher.prepare({
+    label: 'bench',
+    baseEnv: process.env,
+    env: {
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: database.url,
+      REDIS_URL,
+      TRANSPORT_KEY_PREFIX: prefix,
+      RATE_LIMIT_API_KEY_RPS: '1000000',
+      RATE_LIMIT_API_KEY_BURST: '1000000',
+      RATE_LIMIT_JWT_RPS: '1000000',
+      RATE_LIMIT_SIGN_PER_WALLET_RPS: '1000000',
+      BENCH_REDIS_URL: REDIS_URL,
+      BENCH_KEY_PREFIX: prefix,
+      ...extraEnv,
+    },
+    operator: { email: 'bench@example.com', password: 'bench-operator-password' },
+    asImage: true,
+    nodeFlags: (app) => (profiled.includes(app) ? ['--cpu-prof', `--cpu-prof-dir=/tmp/prof/${app}`] : []),
+    output: 'stderr',
+    waitFor: 'ready',
+  });
+  const helpers = [];
+  // What the helper servers run with: this process's environment and the platform's.
+  const env = { ...process.env, ...launcher.env };
+  const baseUrl = launcher.url('base');
+  const coreUrl = launcher.url('core');
 
   const platform = {
     env,
     /** The environment `app` runs with: `env` and its own transport keys. */
-    envOf,
+    envOf: (app) => ({ ...env, ...launcher.envOf(app) }),
     baseUrl,
     coreUrl,
     prefix,
+    /** Internal HTTP URL of an app (health, metrics; the gateway's metrics port). */
+    internalUrl: (app) => launcher.internalUrl(app),
     /** The process id of each app. */
-    appPids: () => ({ ...appPids }),
+    appPids: () => Object.fromEntries([...launcher.processes].map(([app, running]) => [app, running.child.pid])),
     /**
      * Starts a bench helper server (`serve()` protocol of bench/transport/common.cjs) with `extraEnv` on top of the
      * platform's environment; resolves with its port.
@@ -111,7 +75,7 @@ export async function startPlatform(name, apps = ['identity', 'wallet', 'core', 
     fork(script, extraEnv = {}) {
       return new Promise((resolveStart, reject) => {
         const child = fork(join(root, script), [], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-        children.push(child);
+        helpers.push(child);
         child.on('message', (message) => message?.type === 'ready' && resolveStart(message.port));
         child.on('exit', (code) => reject(new Error(`${script} exited (${code})`)));
       });
@@ -123,7 +87,7 @@ export async function startPlatform(name, apps = ['identity', 'wallet', 'core', 
      */
     async databaseActivity() {
       await sleep(11_000);
-      const client = new Client({ connectionString: env.DATABASE_URL });
+      const client = new Client({ connectionString: database.url });
       await client.connect();
       try {
         const { rows: [stats] } = await client.query('SELECT xact_commit, tup_inserted, tup_updated, tup_fetched FROM pg_stat_database WHERE datname = current_database()');
@@ -135,7 +99,7 @@ export async function startPlatform(name, apps = ['identity', 'wallet', 'core', 
     },
     /** A game with an API key, made through the console API. */
     async game() {
-      const { token } = await json('POST', `${baseUrl}/v1/console/session`, operator);
+      const { token } = await json('POST', `${baseUrl}/v1/console/session`, launcher.consoleOperator());
       const game = await json('POST', `${baseUrl}/v1/console/games`, { name: 'Bench' }, { authorization: `Bearer ${token}` });
       const key = await json('POST', `${baseUrl}/v1/console/games/${game.id}/api-keys`, { name: 'bench' }, { authorization: `Bearer ${token}` });
       return { gameId: game.id, key: key.key, keyId: key.id };
@@ -149,39 +113,18 @@ export async function startPlatform(name, apps = ['identity', 'wallet', 'core', 
       return () => clearTimeout(timer);
     },
     async stop() {
-      // Each app gets up to 10 s to stop on its own (flushing what it holds, writing a CPU profile), then is killed.
-      const exited = children.map((child) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((done) => child.once('exit', done))));
-      for (const child of children) child.kill('SIGTERM');
-      await Promise.race([Promise.all(exited), sleep(10_000)]);
-      for (const child of children) child.kill('SIGKILL');
-      const admin = new Client({ connectionString: ADMIN_DB });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-      await admin.end();
-      const redis = new Redis(REDIS_URL);
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-        cursor = next;
-        if (keys.length > 0) await redis.del(...keys);
-      } while (cursor !== '0');
-      redis.disconnect();
-      rmSync(dataDir, { recursive: true, force: true });
+      // Each app gets up to 12 s to stop on its own (flushing what it holds, writing a CPU profile), then is killed.
+      for (const child of helpers) child.kill('SIGTERM');
+      await launcher.stop();
+      await dropDatabase(database.name, ADMIN_DB);
+      await deleteKeys(prefix, REDIS_URL);
     },
   };
+  await launcher.startAll(apps).catch(async (error) => {
+    await platform.stop();
+    throw error;
+  });
   return platform;
-}
-
-export async function waitFor(url) {
-  for (let i = 0; i < 300; i += 1) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not yet
-    }
-    await sleep(100);
-  }
-  throw new Error(`${url} did not come up`);
 }
 
 export async function json(method, url, body, headers = {}) {

@@ -26,12 +26,7 @@ const NODE_OPTIONS = imageRuntime('gateway').nodeOptions;
 const platform = await startPlatform('soak');
 const cancelLimit = platform.timeLimit(MINUTES * 60_000 + 120_000);
 const game = await platform.game();
-const internal = {
-  gateway: `http://127.0.0.1:${platform.env.GATEWAY_INTERNAL_PORT}`,
-  identity: `http://127.0.0.1:${platform.env.IDENTITY_PORT}`,
-  wallet: `http://127.0.0.1:${platform.env.WALLET_PORT}`,
-  core: `http://127.0.0.1:${platform.env.CORE_SERVICE_PORT}`,
-};
+const internal = Object.fromEntries(['gateway', 'identity', 'wallet', 'core'].map((app) => [app, platform.internalUrl(app)]));
 
 // ---------------------------------------------------------------------------------------------------------------
 // Traffic

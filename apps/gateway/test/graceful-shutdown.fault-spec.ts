@@ -1,10 +1,6 @@
 import { PlayerView } from '@game-wallet/contracts';
-import { AppName, BalancedGateway, GameFixture, ReadinessBalancer, TestPlatform, consoleToken, createGame, freePort, queryOnce } from '@game-wallet/testing';
+import { BalancedGateway, GameFixture, ReadinessBalancer, TestPlatform, consoleToken, createGame, queryOnce } from '@game-wallet/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
-
-interface Gateway extends BalancedGateway {
-  env: Record<string, string>;
-}
 
 interface Outcome {
   operation: 'create' | 'read' | 'sign';
@@ -21,16 +17,10 @@ interface Outcome {
 describe('graceful shutdown under load', () => {
   let platform: TestPlatform;
   let game: GameFixture;
-  const gateways: Gateway[] = [];
+  const gateways: BalancedGateway[] = [];
   const outcomes: Outcome[] = [];
   const exitCodes: Record<string, number | null> = {};
   let running = true;
-
-  const replicaEnv = async (app: AppName): Promise<Record<string, string>> => {
-    const variable = { identity: 'IDENTITY_PORT', wallet: 'WALLET_PORT', core: 'CORE_SERVICE_PORT', gateway: '' }[app];
-    return { [variable]: String(await freePort()) };
-  };
-  const serviceEnv: Partial<Record<string, Record<string, string>>> = {};
 
   beforeAll(async () => {
     platform = await TestPlatform.start('shutdown', {
@@ -38,13 +28,11 @@ describe('graceful shutdown under load', () => {
     });
     game = await createGame(platform, await consoleToken(platform));
     for (const app of ['identity', 'wallet', 'core'] as const) {
-      serviceEnv[`${app}#2`] = await replicaEnv(app);
-      await platform.startApp(app, `${app}#2`, serviceEnv[`${app}#2`]);
+      await platform.startReplica(app, `${app}#2`);
     }
-    gateways.push({ name: 'gateway', env: {}, base: platform.baseUrl, core: platform.coreUrl, ready: true });
-    const ports = { BASE_PORT: String(await freePort()), CORE_PORT: String(await freePort()), GATEWAY_INTERNAL_PORT: String(await freePort()) };
-    await platform.startApp('gateway', 'gateway#2', ports);
-    gateways.push({ name: 'gateway#2', env: ports, base: `http://127.0.0.1:${ports.BASE_PORT}`, core: `http://127.0.0.1:${ports.CORE_PORT}`, ready: true });
+    const second = await platform.startSecondGateway('gateway#2');
+    gateways.push({ name: 'gateway', base: platform.baseUrl, core: platform.coreUrl, ready: true });
+    gateways.push({ name: 'gateway#2', base: second.baseUrl, core: second.coreUrl, ready: true });
   }, 120_000);
 
   afterAll(async () => {
@@ -77,9 +65,7 @@ describe('graceful shutdown under load', () => {
 
   async function restart(name: string): Promise<void> {
     await stop(name);
-    const [app] = name.split('#') as [AppName];
-    const gateway = gateways.find((candidate) => candidate.name === name);
-    await platform.startApp(app, name, gateway?.env ?? serviceEnv[name] ?? {});
+    await platform.restartApp(name);
     await sleep(500);
   }
 
@@ -91,10 +77,9 @@ describe('graceful shutdown under load', () => {
       await stop(name);
       await sleep(700);
     }
-    for (const name of ['wallet#2', 'core#2', 'identity#2']) {
-      await platform.startApp(name.split('#')[0] as AppName, name, serviceEnv[name]);
+    for (const name of ['wallet#2', 'core#2', 'identity#2', 'gateway#2']) {
+      await platform.restartApp(name);
     }
-    await platform.startApp('gateway', 'gateway#2', gateways[1].env);
     await sleep(700);
     for (const name of ['identity', 'wallet', 'core', 'gateway', 'identity#2', 'wallet#2', 'core#2', 'gateway#2']) {
       await restart(name);

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from './processes';
+import { REPO_ROOT } from './launch/processes';
 
 /** Debian's SoftHSM2 (`apt-get install softhsm2`): a real PKCS#11 token, kept in files. */
 export const SOFTHSM_MODULE = '/usr/lib/softhsm/libsofthsm2.so';

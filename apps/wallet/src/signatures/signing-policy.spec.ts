@@ -1,6 +1,7 @@
 import { DEFAULT_SIGNING_POLICY, GamePrincipal, SigningPolicy } from '@game-wallet/contracts';
 import { Transaction } from 'ethers';
-import { checkEvmTransaction, checkOperation, checkTypedData } from './signing-policy';
+import { checkEvmTransaction, checkTypedData } from '../chains/evm';
+import { checkOperation } from './signing-policy';
 
 const policy = (change: Partial<SigningPolicy>): SigningPolicy => ({ ...structuredClone(DEFAULT_SIGNING_POLICY), ...change });
 const apiKey = { kind: 'apiKey', applicationId: 'g', keyId: 'k' } as unknown as GamePrincipal;

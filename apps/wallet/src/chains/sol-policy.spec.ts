@@ -1,7 +1,7 @@
 import { DEFAULT_SIGNING_POLICY, SigningPolicy } from '@game-wallet/contracts';
 import { ComputeBudgetProgram, Keypair, PublicKey, SystemProgram, Transaction, TransactionInstruction } from '@solana/web3.js';
-import { parseSolanaWireTransaction } from '../keys/solana-transaction';
-import { checkSolanaTransaction } from './solana-policy';
+import { parseSolanaWireTransaction } from './sol-wire';
+import { checkSolanaTransaction } from './sol';
 
 /** The System and ComputeBudget rules, over transactions built by @solana/web3.js and read by the wallet's parser. */
 describe(checkSolanaTransaction.name, () => {

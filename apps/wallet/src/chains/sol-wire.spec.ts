@@ -9,7 +9,7 @@ import {
   VersionedTransaction,
 } from '@solana/web3.js';
 import { randomBytes } from 'node:crypto';
-import { isSolanaTransaction } from './solana-transaction';
+import { isSolanaTransaction } from './sol-wire';
 
 describe(isSolanaTransaction.name, () => {
   const payer = Keypair.generate();

@@ -1,7 +1,82 @@
-import { SigningPolicy } from '@game-wallet/contracts';
+import { AppError, SigningPolicy } from '@game-wallet/contracts';
+import { ed25519 } from '@noble/curves/ed25519';
 import { base58 } from '@scure/base';
-import { SolanaMessage } from '../keys/solana-transaction';
-import { denied } from './signing-policy';
+import { ChainSigner, DecodedRequest, decodedMessage, denied } from './chain-signer';
+import { SolanaMessage, SolanaWireTransaction, isSolanaTransaction, parseSolanaWireTransaction } from './sol-wire';
+
+/**
+ * Solana: messages (Ed25519 over the raw bytes, refused when they are a transaction) and transactions (legacy or v0,
+ * wire format: Ed25519 over the message bytes, the signature put in the wallet's slot) — decoded, checked against the
+ * game's signing policy and signed.
+ */
+export const sol: ChainSigner<string> = {
+  chain: 'sol',
+  /** A 400 before the wallet is looked up (SPEC §2: validation, then 404) when the bytes are a Solana transaction. */
+  message(message) {
+    if (isSolanaTransaction(message)) {
+      throw new AppError('MESSAGE_IS_TRANSACTION', 'These bytes are a Solana transaction: message signing does not sign transactions');
+    }
+    return decodedMessage('sol', message, signSol);
+  },
+  transaction: async (transaction) => decodedTransaction(Buffer.from(transaction, 'base64')),
+};
+
+/** A transaction: its wallet's slot (400 `NOT_A_SIGNER` when it has none), the signature put there, the other signatures kept. */
+function decodedTransaction(bytes: Buffer): DecodedRequest {
+  const transaction = solanaTransactionToSign(bytes);
+  const message = bytes.subarray(transaction.messageOffset);
+  return {
+    forWallet(address) {
+      const slot = solanaSignerSlot(transaction, base58.decode(address));
+      return {
+        audited: message,
+        check: (policy) => checkSolanaTransaction(policy, transaction.message),
+        async sign(withKey) {
+          const signature = await withKey((key) => ed25519.sign(message, key));
+          const signed = withSolanaSignature(bytes, transaction, slot, signature);
+          return { view: { chain: 'sol', address, signature: base58.encode(signature), signedTransaction: Buffer.from(signed).toString('base64') }, signed: message };
+        },
+      };
+    },
+  };
+}
+
+/** Ed25519 over the raw message bytes, base58 (Solana's form; `nacl.sign.detached.verify` accepts it). */
+export function signSol(privateKey: Uint8Array, message: Uint8Array): string {
+  return base58.encode(ed25519.sign(message, privateKey));
+}
+
+/** A Solana wire transaction (legacy or v0) whose signature slots match its signers; else 400 naming the field. */
+export function solanaTransactionToSign(bytes: Uint8Array): SolanaWireTransaction {
+  const parsed = parseSolanaWireTransaction(bytes);
+  if (parsed === null) {
+    throw new AppError('VALIDATION_FAILED', 'transaction: not a serialized Solana transaction (legacy or v0, wire format with its signature slots)');
+  }
+  if (parsed.signatureCount !== parsed.message.requiredSignatures) {
+    throw new AppError('VALIDATION_FAILED', `transaction: ${parsed.signatureCount} signature slots for ${parsed.message.requiredSignatures} required signers`);
+  }
+  return parsed;
+}
+
+/** Which signature slot is the wallet's: its key among the required signers, else 400 `NOT_A_SIGNER`. */
+export function solanaSignerSlot(transaction: SolanaWireTransaction, publicKey: Uint8Array): number {
+  const slot = transaction.message.accountKeys
+    .slice(0, transaction.message.requiredSignatures)
+    .findIndex((key) => key.length === publicKey.length && key.every((byte, index) => byte === publicKey[index]));
+  if (slot < 0) {
+    throw new AppError('NOT_A_SIGNER', "The wallet's Solana address is not one of this transaction's required signers");
+  }
+  return slot;
+}
+
+/** A copy of the wire transaction with `signature` in `slot`; the other signatures stay as they were. */
+export function withSolanaSignature(bytes: Uint8Array, transaction: SolanaWireTransaction, slot: number, signature: Uint8Array): Uint8Array {
+  const signed = Uint8Array.from(bytes);
+  signed.set(signature, transaction.signaturesOffset + slot * 64);
+  return signed;
+}
+
+// The signing policy
 
 /**
  * A game's signing policy for Solana transactions (SPEC §11): the programs every instruction belongs to, the lamports

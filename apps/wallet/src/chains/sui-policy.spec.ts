@@ -1,7 +1,7 @@
 import { DEFAULT_SIGNING_POLICY, SigningPolicy } from '@game-wallet/contracts';
 import { bcs } from '@mysten/sui/bcs';
 import { Transaction } from '@mysten/sui/transactions';
-import { checkSuiTransaction } from './sui-policy';
+import { checkSuiTransaction } from './sui';
 
 /** Move packages, the framework's value-moving calls, Publish/Upgrade and the gas budget, over transactions built by @mysten/sui. */
 describe(checkSuiTransaction.name, () => {

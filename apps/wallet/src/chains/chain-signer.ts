@@ -1,0 +1,95 @@
+import { AppError, ChainName, EvmTransactionRequest, SignatureView, SignedTransactionView, SigningOperation, SigningPolicy, TransactionRequest, TypedDataRequest } from '@game-wallet/contracts';
+
+/**
+ * What every chain's file exports: one signing request, from what the caller sent to the answer, in the steps the
+ * signing pipeline (`SigningService`) runs in order. A new chain is one file that implements this; the pipeline, the
+ * audit trail and the key custody stay as they are.
+ */
+export interface ChainSigner<Transaction = EvmTransactionRequest | string> {
+  readonly chain: ChainName;
+  /**
+   * Each operation's request decoded, before the wallet is looked up: 400 naming the field when it cannot be. Nothing
+   * is signed or hashed for the wallet yet. A chain without typed data leaves `typedData` out.
+   */
+  message(message: Buffer): DecodedRequest;
+  /** The transaction as the request holds it: EVM's fields, or the other chains' base64 bytes. */
+  transaction(transaction: Transaction): Promise<DecodedRequest>;
+  typedData?(typedData: TypedDataRequest): DecodedRequest;
+}
+
+/** The request decoded by its chain's signer (see `ChainSigner`). */
+export async function decode(signer: ChainSigner, request: SigningRequest): Promise<DecodedRequest> {
+  switch (request.operation) {
+    case 'message':
+      return signer.message(request.message);
+    case 'transaction':
+      if (request.transaction.chain !== signer.chain) {
+        throw unsupported(signer.chain, 'transaction');
+      }
+      return signer.transaction(request.transaction.transaction);
+    case 'typed-data':
+      if (signer.typedData === undefined) {
+        throw unsupported(signer.chain, 'typed-data');
+      }
+      return signer.typedData(request.typedData);
+  }
+}
+
+/** A message, which no policy rule reads beyond its operation: signed as the chain signs messages, recorded under its own bytes. */
+export function decodedMessage(chain: ChainName, message: Buffer, signMessage: (key: Uint8Array, message: Uint8Array) => string): DecodedRequest {
+  return {
+    forWallet: (address) => ({
+      audited: message,
+      check: () => undefined,
+      sign: async (withKey) => ({ view: { chain, address, signature: await withKey((key) => signMessage(key, message)) }, signed: message }),
+    }),
+  };
+}
+
+/** A signing request as the wallet receives it: one operation on one chain. */
+export type SigningRequest =
+  | { operation: 'message'; chain: ChainName; message: Buffer }
+  | { operation: 'transaction'; chain: ChainName; transaction: TransactionRequest }
+  | { operation: 'typed-data'; chain: 'evm'; typedData: TypedDataRequest };
+
+export interface DecodedRequest {
+  /** The checks that need the wallet's address on this chain (400: not a signer, another sender); then the request ready to check and sign. */
+  forWallet(address: string): PreparedSigning;
+}
+
+export interface PreparedSigning {
+  /** What a refusal is recorded under in the audit trail (its SHA-256): the bytes that were to be signed, or the request as received. */
+  readonly audited: Uint8Array;
+  /** The game's signing policy against what was decoded: 403 `POLICY_DENIED` naming the rule when it refuses. */
+  check(policy: SigningPolicy): void;
+  /**
+   * Signs with the wallet's chain key, lent by `withKey` for one synchronous call and zeroed after it; answers the
+   * view and what the allowed signature is recorded under in the audit trail.
+   */
+  sign(withKey: WithChainKey): Promise<{ view: SignatureView | SignedTransactionView; signed: Uint8Array }>;
+}
+
+export type WithChainKey = <T>(use: (key: Uint8Array) => T) => Promise<T>;
+
+/** The request as received, for a refusal recorded before anything was decoded (the operation was not allowed). */
+export function receivedBytes(request: SigningRequest): Uint8Array {
+  switch (request.operation) {
+    case 'message':
+      return request.message;
+    case 'typed-data':
+      return Buffer.from(JSON.stringify(request.typedData));
+    case 'transaction':
+      return request.transaction.chain === 'evm' ? Buffer.from(JSON.stringify(request.transaction.transaction)) : Buffer.from(request.transaction.transaction, 'base64');
+  }
+}
+
+export function denied(rule: string): AppError {
+  return new AppError('POLICY_DENIED', `The game's signing policy refuses this: ${rule}`);
+}
+
+/** A request whose operation the chain has none of (typed data is EVM's alone): 400. */
+export function unsupported(chain: ChainName, operation: SigningOperation): AppError {
+  return new AppError('VALIDATION_FAILED', `chain: ${chain} has no ${operation} signing`);
+}
+
+export const bytesOfHex = (hex: string): Uint8Array => Buffer.from(hex.replace(/^0x/, ''), 'hex');

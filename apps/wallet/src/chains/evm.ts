@@ -14,6 +14,7 @@ const ethers = (): Promise<typeof import('ethers')> => import('ethers');
 
 export const evm: ChainSigner<EvmTransactionRequest> = {
   chain: 'evm',
+  criterion: (criterion) => ({ result: 'unknown', observed: `${criterion.type} is not read yet` }),
   message: (message) => decodedMessage('evm', message, signEvm),
   transaction: async (request) => decodedTransaction(await evmTransactionToSign(request)),
   typedData: decodedTypedData,
@@ -22,6 +23,7 @@ export const evm: ChainSigner<EvmTransactionRequest> = {
 function decodedTransaction(transaction: Transaction): DecodedRequest {
   const unsigned = bytesOfHex(transaction.unsignedSerialized);
   return {
+    facts: { operation: 'transaction', chain: 'evm', nativeValue: null },
     forWallet: (address) => ({
       audited: unsigned,
       check: (policy) => checkEvmTransaction(policy, transaction),
@@ -46,6 +48,7 @@ function decodedTypedData(typedData: TypedDataRequest): DecodedRequest {
     throw new AppError('VALIDATION_FAILED', problem);
   }
   return {
+    facts: { operation: 'typed-data', chain: 'evm', nativeValue: null },
     forWallet: (address) => ({
       audited: Buffer.from(JSON.stringify(typedData)),
       check: (policy) => checkTypedData(policy, typedData),

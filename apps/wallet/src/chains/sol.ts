@@ -11,6 +11,7 @@ import { SolanaMessage, SolanaWireTransaction, isSolanaTransaction, parseSolanaW
  */
 export const sol: ChainSigner<string> = {
   chain: 'sol',
+  criterion: (criterion) => ({ result: 'unknown', observed: `${criterion.type} is not read yet` }),
   /** A 400 before the wallet is looked up (SPEC §2: validation, then 404) when the bytes are a Solana transaction. */
   message(message) {
     if (isSolanaTransaction(message)) {
@@ -26,6 +27,7 @@ function decodedTransaction(bytes: Buffer): DecodedRequest {
   const transaction = solanaTransactionToSign(bytes);
   const message = bytes.subarray(transaction.messageOffset);
   return {
+    facts: { operation: 'transaction', chain: 'sol', nativeValue: null },
     forWallet(address) {
       const slot = solanaSignerSlot(transaction, base58.decode(address));
       return {

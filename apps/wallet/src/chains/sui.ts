@@ -11,6 +11,7 @@ import { ChainSigner, DecodedRequest, decodedMessage, denied } from './chain-sig
  */
 export const sui: ChainSigner<string> = {
   chain: 'sui',
+  criterion: (criterion) => ({ result: 'unknown', observed: `${criterion.type} is not read yet` }),
   message: (message) => decodedMessage('sui', message, signSui),
   transaction: async (transaction) => decodedTransaction(Buffer.from(transaction, 'base64')),
 };
@@ -19,6 +20,7 @@ export const sui: ChainSigner<string> = {
 function decodedTransaction(bytes: Buffer): DecodedRequest {
   const data = suiTransactionData(bytes);
   return {
+    facts: { operation: 'transaction', chain: 'sui', nativeValue: null },
     forWallet(address) {
       if (data.V1.sender.toLowerCase() !== address.toLowerCase()) {
         throw new AppError('SENDER_MISMATCH', `The transaction's sender ${data.V1.sender} is not this wallet's Sui address`);

@@ -22,6 +22,11 @@ export interface ChainSigner<Transaction = EvmTransactionRequest | string> {
    * a value that could not be decoded, a field the request does not have — is `unknown`, never `holds`.
    */
   criterion(criterion: Criterion, facts: SigningFacts, live?: LiveFacts): CriterionOutcome;
+  /**
+   * What is wrong with one of this chain's criteria as a policy states it, beyond its JSON shape (an ABI fragment
+   * that does not parse, an unknown instruction name…), or undefined: checked when a policy is saved (400).
+   */
+  criterionProblem(criterion: Criterion): string | undefined;
 }
 
 /**

@@ -15,6 +15,7 @@ const ethers = (): Promise<typeof import('ethers')> => import('ethers');
 export const evm: ChainSigner<EvmTransactionRequest> = {
   chain: 'evm',
   criterion: (criterion) => ({ result: 'unknown', observed: `${criterion.type} is not read yet` }),
+  criterionProblem: () => undefined,
   message: (message) => decodedMessage('evm', message, signEvm),
   transaction: async (request) => decodedTransaction(await evmTransactionToSign(request)),
   typedData: decodedTypedData,

@@ -12,6 +12,7 @@ import { SolanaMessage, SolanaWireTransaction, isSolanaTransaction, parseSolanaW
 export const sol: ChainSigner<string> = {
   chain: 'sol',
   criterion: (criterion) => ({ result: 'unknown', observed: `${criterion.type} is not read yet` }),
+  criterionProblem: () => undefined,
   /** A 400 before the wallet is looked up (SPEC §2: validation, then 404) when the bytes are a Solana transaction. */
   message(message) {
     if (isSolanaTransaction(message)) {

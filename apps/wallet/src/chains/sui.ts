@@ -12,6 +12,7 @@ import { ChainSigner, DecodedRequest, decodedMessage, denied } from './chain-sig
 export const sui: ChainSigner<string> = {
   chain: 'sui',
   criterion: (criterion) => ({ result: 'unknown', observed: `${criterion.type} is not read yet` }),
+  criterionProblem: () => undefined,
   message: (message) => decodedMessage('sui', message, signSui),
   transaction: async (transaction) => decodedTransaction(Buffer.from(transaction, 'base64')),
 };

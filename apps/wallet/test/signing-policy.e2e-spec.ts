@@ -1,4 +1,4 @@
-import { AuditEntryView, DEFAULT_SIGNING_POLICY, Page, PlayerView, SigningPolicy } from '@game-wallet/contracts';
+import { AuditEntryView, DEFAULT_SIGNING_POLICY, Page, PlayerView, PolicyRule, SigningPolicy } from '@game-wallet/contracts';
 import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, http, profileJwt } from '@game-wallet/testing';
 import { Transaction as SuiTransaction } from '@mysten/sui/transactions';
 import { Keypair, PublicKey, SystemProgram, Transaction, TransactionInstruction } from '@solana/web3.js';
@@ -201,15 +201,22 @@ describe('signing policy per game', () => {
     try {
       const repository = new SigningPoliciesRepository(dataSource.getRepository(SigningPolicyEntity), dataSource.getRepository(PolicyEventEntity));
       const gameId = newId();
-      const policies = Array.from({ length: 8 }, (_, index): SigningPolicy => ({ ...DEFAULT_SIGNING_POLICY, sui: { ...DEFAULT_SIGNING_POLICY.sui, maxGasBudget: String(index + 1) } }));
+      const policies = Array.from({ length: 8 }, (_, index): PolicyRule[] => [{ id: `r${index + 1}`, action: 'accept', operation: 'message', criteria: [] }]);
       await Promise.all(
-        policies.map((policy) =>
-          repository.replace(gameId, policy, (replaced) => ({ id: newId(), applicationId: gameId, at: new Date(), actor: 'system', action: 'signing_policy.updated', target: `game:${gameId}`, details: { before: replaced, after: policy } })),
+        policies.map((rules) =>
+          repository.addVersion(gameId, {
+            rules,
+            createdBy: 'system',
+            origin: 'put',
+            firstShape: DEFAULT_SIGNING_POLICY,
+            eventOf: (replaced, version) => ({ id: newId(), applicationId: gameId, at: new Date(), actor: 'system', action: 'signing_policy.updated', target: `game:${gameId}`, details: { version, before: replaced.rules, after: rules } }),
+          }),
         ),
       );
       const changes = (await repository.listEvents(gameId, 100)).reverse();
       expect(changes.map((change) => change.details.before)).toEqual([null, ...changes.slice(0, -1).map((change) => change.details.after)]);
-      expect(await repository.find(gameId)).toEqual(changes[changes.length - 1].details.after);
+      expect(changes.map((change) => change.details.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+      expect((await repository.find(gameId)).rules).toEqual(changes[changes.length - 1].details.after);
     } finally {
       await dataSource.destroy();
     }

@@ -3,6 +3,7 @@
  * to (generated from these types, see `view-schemas.json`). Types only.
  */
 import type { ErrorCode } from './error-codes';
+import type { PolicyDeniedDetails } from './signing-rules';
 import type { ApiKeyView, AuditEntryView, GameSummaryView, Page, ProfileView } from './identity';
 import type { ConsolePlayerView, WalletView } from './wallet';
 
@@ -10,6 +11,8 @@ import type { ConsolePlayerView, WalletView } from './wallet';
 export interface ErrorBody {
   message: string;
   code: ErrorCode;
+  /** With 403 `POLICY_DENIED` only: the rule that decided (null: no rule accepted), why, and the observed value. */
+  details?: PolicyDeniedDetails;
 }
 
 /** A wallet; with `include=profile`, also its profile. */

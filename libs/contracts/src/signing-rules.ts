@@ -214,3 +214,163 @@ const TRANSACTION_CRITERIA: Record<ChainName, (policy: SigningPolicy) => Criteri
           { type: 'suiGasBudget', operator: '<=', value: sui.maxGasBudget ?? U64_MAX },
         ],
 };
+
+const UNITS: Partial<Record<CriterionType, string>> = {
+  evmValue: ' wei',
+  evmFee: ' wei',
+  messageLength: ' bytes',
+  solLamports: ' lamports',
+  solComputeUnitPrice: ' micro-lamports per compute unit',
+  solPriorityFee: ' micro-lamports',
+  suiGasBudget: ' MIST',
+};
+
+const SUBJECTS: Record<Exclude<CriterionType, 'evmContractCreation' | 'evmData' | 'messagePattern' | 'solInstruction' | 'suiTransfers' | 'suiPublish' | 'velocity' | 'evmTypedDataField'>, string> = {
+  evmAddress: 'the address called or paid',
+  evmValue: 'the value',
+  evmChainId: 'the chain id',
+  evmFee: 'the most the fees may reach',
+  evmTypedDataVerifyingContract: 'the verifying contract',
+  evmTypedDataPrimaryType: 'the primary type',
+  evmTypedDataChainId: "the domain's chain id",
+  messageLength: 'the length',
+  solProgram: 'every program',
+  solLamports: 'the lamports moved',
+  solComputeUnitPrice: 'the compute unit price',
+  solPriorityFee: 'the priority fee',
+  suiMoveCall: 'every Move call',
+  suiGasBudget: 'the gas budget',
+};
+
+const listText = (values: string[]): string => (values.length <= 3 ? values.join(', ') : `${values.slice(0, 3).join(', ')} and ${values.length - 3} more`);
+const conditionText = (condition: ValueCondition, unit = ''): string =>
+  'values' in condition ? `${condition.operator} [${listText(condition.values)}]` : `${condition.operator} ${condition.value}${unit}`;
+
+/** One criterion in a readable phrase, e.g. `the value <= 10 wei`, `every program in [11111111111111111111111111111111]`. */
+export function criterionText(criterion: Criterion): string {
+  switch (criterion.type) {
+    case 'evmContractCreation':
+      return criterion.allowed ? 'contract creation allowed' : 'no contract creation';
+    case 'evmData':
+      return `a call of ${criterion.function.replace(/^function\s+/, '')}${criterion.conditions.length === 0 ? '' : ` with ${criterion.conditions.map((condition) => `${condition.param} ${conditionText(condition)}`).join(' and ')}`}`;
+    case 'evmTypedDataField':
+      return `${criterion.path} ${conditionText(criterion)}`;
+    case 'messagePattern':
+      return `a message that ${criterion.match ? 'matches' : 'does not match'} /${criterion.pattern}/`;
+    case 'solInstruction':
+      return `only instructions ${listText(criterion.allowed.map((allowed) => `${allowed.program}${allowed.instruction === undefined ? '' : ` ${allowed.instruction}`}${allowed.mints === undefined ? '' : ` of mint ${listText(allowed.mints)}`}${allowed.maxAmount === undefined ? '' : ` up to ${allowed.maxAmount}`}`))}`;
+    case 'suiTransfers':
+      return criterion.allowed ? 'transfers allowed' : 'no transfer of coins or objects';
+    case 'suiPublish':
+      return criterion.allowed ? 'publishing allowed' : 'no Publish or Upgrade';
+    case 'velocity': {
+      const limits = [...(criterion.maxCount === undefined ? [] : [`${criterion.maxCount} signatures`]), ...(criterion.maxValue === undefined ? [] : [`${criterion.maxValue} native units moved`])];
+      return `at most ${limits.join(' and ')} per ${criterion.scope} in ${windowText(criterion.windowSeconds)}`;
+    }
+    default:
+      return `${SUBJECTS[criterion.type]} ${conditionText(criterion, UNITS[criterion.type])}`;
+  }
+}
+
+function windowText(seconds: number): string {
+  for (const [unit, size] of [['day', 86_400], ['hour', 3_600], ['minute', 60]] as const) {
+    if (seconds % size === 0) {
+      const count = seconds / size;
+      return count === 1 ? `a ${unit}` : `${count} ${unit}s`;
+    }
+  }
+  return `${seconds} seconds`;
+}
+
+const OPERATION_WORDS: Record<SigningOperation, string> = { message: 'messages', transaction: 'transactions', 'typed-data': 'typed data' };
+
+/** A rule in one readable sentence, as the console shows it: `Accept transactions on evm from API keys when the value <= 10 wei.` */
+export function ruleSentence(rule: PolicyRule): string {
+  const chains = rule.chains === undefined ? '' : ` on ${rule.chains.join(' or ')}`;
+  const kinds = rule.credentials?.kinds?.map((kind) => (kind === 'apiKey' ? 'API keys' : 'profile JWTs')).join(' or ');
+  const keys = rule.credentials?.apiKeyIds === undefined ? '' : ` (API key ${listText(rule.credentials.apiKeyIds)})`;
+  const from = kinds === undefined && keys === '' ? '' : ` from ${kinds ?? 'API keys'}${keys}`;
+  const when = rule.criteria.length === 0 ? '' : ` when ${rule.criteria.map(criterionText).join(', and ')}`;
+  return `${rule.action === 'accept' ? 'Accept' : 'Reject'} ${OPERATION_WORDS[rule.operation]}${chains}${from}${when}.`;
+}
+
+/** A game's active signing policy (GET answers it with `ETag: "<version>"`). */
+export interface SigningPolicyView extends SigningRules {
+  /** 0: the default, which the game never changed; each `PUT` makes the next */
+  version: number;
+  updatedAt: string | null;
+  /** who made this version: `operator:<id>`, or `system:migration` for a policy of the first shape converted */
+  updatedBy: string | null;
+}
+
+/** One version of a game's signing policy, as `GET …/signing-policy/versions` lists them. */
+export interface SigningPolicyVersionView extends SigningRules {
+  version: number;
+  createdAt: string;
+  createdBy: string;
+  /** `put` (rules sent), `put-v1` (the first shape sent, converted), `migrated`, `draft` (a draft activated) */
+  origin: 'put' | 'put-v1' | 'migrated' | 'draft';
+}
+
+/** `PUT …/signing-policy`: the rules, or the first shape (deprecated, converted to rules). */
+export type SigningPolicyInput = SigningRules | SigningPolicy;
+
+export const isRulesPolicy = (policy: SigningPolicyInput): policy is SigningRules => Array.isArray((policy as SigningRules).rules);
+
+/**
+ * `POST …/signing-policy/evaluate` (a dry run): what the active policy would decide for this request, without signing
+ * and without counting velocity. `payload` is what the signing route takes: a message (base64), a transaction (EVM's
+ * fields, or base64) or typed data.
+ */
+export interface PolicyEvaluationRequest {
+  operation: SigningOperation;
+  chain: ChainName;
+  credential: { kind: CredentialKind; apiKeyId?: string };
+  /** whose velocity counts are read (the wallet's, its player's, the game's); absent: velocity is not read */
+  walletId?: string;
+  payload: unknown;
+  /** evaluate the draft instead of the active policy */
+  policy?: 'active' | 'draft';
+}
+
+export interface PolicyEvaluationView extends PolicyDecision {
+  /** the version evaluated (the draft: null) */
+  version: number | null;
+  /** what the rules read of the request, decoded */
+  facts: Record<string, unknown>;
+}
+
+/** A game's draft policy: evaluated beside the active one on every signing attempt, never deciding. */
+export interface SigningPolicyDraftView extends SigningRules {
+  /** the active version it was written against */
+  baseVersion: number;
+  updatedAt: string;
+  updatedBy: string;
+}
+
+/** One signing attempt where the draft decided otherwise than the active policy. */
+export interface PolicyDifferenceView {
+  attemptId: string;
+  at: string;
+  walletId: string;
+  operation: SigningOperation;
+  chain: ChainName;
+  active: Pick<PolicyDecision, 'decision' | 'ruleId'>;
+  draft: Pick<PolicyDecision, 'decision' | 'ruleId'>;
+}
+
+/** `POST …/signing-policy/draft/replay`: the draft over past attempts (at most 100,000, newest first, since `since`). */
+export interface PolicyReplayView {
+  /** attempts evaluated */
+  evaluated: number;
+  /** attempts whose decision the draft changes */
+  changed: number;
+  /** accepted now, refused by the draft */
+  newlyRejected: number;
+  /** refused now, accepted by the draft */
+  newlyAccepted: number;
+  /** attempts the draft cannot decide from stored facts (a message pattern reads the message, which is never stored) */
+  undecidable: number;
+  /** the changed attempts, newest first (at most 100) */
+  changes: PolicyDifferenceView[];
+}

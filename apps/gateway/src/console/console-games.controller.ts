@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { Authenticated, Caller, ServiceCaller } from '@game-wallet/auth';
-import { ApiKeyView, AppError, AuditEntryView, ConsolePlayerView, CreatedApiKeyView, GameSummaryView, GameView, PATTERNS, SigningPolicy, Page, encodeCursor, isUuid } from '@game-wallet/contracts';
+import { ApiKeyView, AppError, AuditEntryView, ConsolePlayerView, CreatedApiKeyView, GameSummaryView, GameView, PATTERNS, SigningPolicyView, Page, encodeCursor, isUuid } from '@game-wallet/contracts';
 import { z } from 'zod';
 import { ServiceCalls } from '../services/service-calls';
 import { nameField, parseBody, parsePageQuery, parseQuery, withoutControlCharacters } from '../validation';
@@ -100,14 +100,14 @@ export class ConsoleGamesController {
 
   /** The game's signing policy (SPEC §11); a game that never set one has the default. */
   @Get(':gameId/signing-policy')
-  async signingPolicy(@Param('gameId') gameId: string, @Caller() caller: ServiceCaller): Promise<SigningPolicy> {
+  async signingPolicy(@Param('gameId') gameId: string, @Caller() caller: ServiceCaller): Promise<SigningPolicyView> {
     const game = await this.services.call(PATTERNS.identity.getGame, { gameId }, caller);
     return this.services.call(PATTERNS.wallet.getSigningPolicy, { gameId: game.id }, caller);
   }
 
   /** Replaces the game's signing policy; every wallet service replica applies it within a second. */
   @Put(':gameId/signing-policy')
-  async putSigningPolicy(@Param('gameId') gameId: string, @Body() body: unknown, @Caller() caller: ServiceCaller): Promise<SigningPolicy> {
+  async putSigningPolicy(@Param('gameId') gameId: string, @Body() body: unknown, @Caller() caller: ServiceCaller): Promise<SigningPolicyView> {
     const policy = parseSigningPolicy(body);
     const game = await this.services.call(PATTERNS.identity.getGame, { gameId }, caller);
     return this.services.call(PATTERNS.wallet.putSigningPolicy, { gameId: game.id, policy }, caller);

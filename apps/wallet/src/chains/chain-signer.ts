@@ -51,6 +51,8 @@ export interface CriterionOutcome {
   result: 'holds' | 'fails' | 'unknown';
   /** the value read from the request that decided it, e.g. `value 11 wei`, `program Tokenkeg…` */
   observed: string;
+  /** unknown only because what it reads is never stored (a message's bytes): a replay cannot decide it */
+  notStored?: true;
 }
 
 /** The request decoded by its chain's signer (see `ChainSigner`). */

@@ -154,6 +154,8 @@ export type PolicyDeniedDetails = Pick<PolicyDecision, 'ruleId' | 'reason' | 'ob
 
 /** The largest u64, for bounds that only require a value to be countable (rules converted from the first policy shape). */
 export const U64_MAX = '18446744073709551615';
+/** Above any sum of u64 amounts one transaction can hold (fewer than 2^16 instructions): a bound that only requires the sum to be countable. */
+const SUM_OF_U64_MAX = ((2n ** 64n - 1n) * 2n ** 16n).toString();
 /** The most a Solana priority fee can reach: the largest unit price times the most units a transaction may ask for. */
 const SOL_PRIORITY_FEE_MAX = (2n ** 64n - 1n) * 1_400_000n;
 
@@ -202,7 +204,7 @@ const TRANSACTION_CRITERIA: Record<ChainName, (policy: SigningPolicy) => Criteri
       ? []
       : [
           ...(sol.programs === null ? [] : [{ type: 'solProgram', operator: 'in', values: sol.programs } as const]),
-          { type: 'solLamports', operator: '<=', value: sol.maxLamports ?? U64_MAX },
+          { type: 'solLamports', operator: '<=', value: sol.maxLamports ?? SUM_OF_U64_MAX },
           { type: 'solPriorityFee', operator: '<=', value: sol.maxPriorityMicroLamports ?? SOL_PRIORITY_FEE_MAX.toString() },
         ],
   sui: ({ sui }) =>

@@ -134,13 +134,11 @@ export class SigningPoliciesRepository {
       `INSERT INTO wallet.signing_policies (application_id, policy, updated_at, version) VALUES ($1, $2, now(), 0) ON CONFLICT (application_id) DO NOTHING`,
       [applicationId, firstShape],
     );
-    const rows: { version: number; rules: PolicyRule[] | null }[] = await manager.query(
-      `SELECT p.version, v.rules FROM wallet.signing_policies p
-       LEFT JOIN wallet.signing_policy_versions v ON v.application_id = p.application_id AND v.version = p.version
-       WHERE p.application_id = $1 FOR UPDATE OF p`,
-      [applicationId],
-    );
-    return rows[0];
+    // The lock first, then the version's rules in a statement of their own: read after the lock is held, they are
+    // those of the version a concurrent save just committed (a join in the locking statement would read the older).
+    const [{ version }]: { version: number }[] = await manager.query(`SELECT version FROM wallet.signing_policies WHERE application_id = $1 FOR UPDATE`, [applicationId]);
+    const rows: { rules: PolicyRule[] }[] = await manager.query(`SELECT rules FROM wallet.signing_policy_versions WHERE application_id = $1 AND version = $2`, [applicationId, version]);
+    return { version, rules: rows[0]?.rules ?? null };
   }
 
   private async insertEvent(manager: EntityManager, event: PolicyEventEntity): Promise<void> {

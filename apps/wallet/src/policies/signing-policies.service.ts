@@ -181,8 +181,8 @@ const firstShapeOf = (stored: StoredPolicy): SigningPolicy => (stored.version ==
 
 /** What changed between two rule lists, by rule id: added, removed, changed, and whether the order of the kept ones changed. */
 export function ruleDifference(before: PolicyRule[], after: PolicyRule[]): { added: string[]; removed: string[]; changed: string[]; reordered: boolean } {
-  const old = new Map(before.map((rule) => [rule.id, JSON.stringify(rule)]));
-  const now = new Map(after.map((rule) => [rule.id, JSON.stringify(rule)]));
+  const old = new Map(before.map((rule) => [rule.id, canonical(rule)]));
+  const now = new Map(after.map((rule) => [rule.id, canonical(rule)]));
   const kept = (rules: PolicyRule[], other: Map<string, string>) => rules.map((rule) => rule.id).filter((id) => other.has(id));
   return {
     added: after.filter((rule) => !old.has(rule.id)).map((rule) => rule.id),
@@ -190,4 +190,18 @@ export function ruleDifference(before: PolicyRule[], after: PolicyRule[]): { add
     changed: after.filter((rule) => old.has(rule.id) && old.get(rule.id) !== now.get(rule.id)).map((rule) => rule.id),
     reordered: kept(before, now).join('\n') !== kept(after, old).join('\n'),
   };
+}
+
+/** JSON with every object's keys in order: rules read back from the database (jsonb orders keys its own way) compare equal to those sent. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) {
+    return `[${value.map(canonical).join(',')}]`;
+  }
+  if (typeof value === 'object' && value !== null) {
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
 }

@@ -84,7 +84,7 @@ export class PoliciesController {
   @Handles(PATTERNS.wallet.replaySigningPolicyDraft)
   async replay(@Payload() { payload, principal }: EnvelopeOf<'wallet.policies.draft.replay'>): Promise<PolicyReplayView> {
     requireOperator(principal);
-    const policy = await this.policies.forGame(payload.gameId);
+    const policy = await this.policies.current(payload.gameId);
     if (policy.draft === null) {
       throw new AppError('NOT_FOUND', 'This game has no draft signing policy');
     }

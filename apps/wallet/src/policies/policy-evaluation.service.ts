@@ -22,7 +22,7 @@ export class PolicyEvaluationService {
   ) {}
 
   async evaluate(gameId: string, request: PolicyEvaluationRequest): Promise<PolicyEvaluationView> {
-    const policy = await this.policies.forGame(gameId);
+    const policy = await this.policies.current(gameId);
     const draft = request.policy === 'draft';
     if (draft && policy.draft === null) {
       throw new AppError('NOT_FOUND', 'This game has no draft signing policy');

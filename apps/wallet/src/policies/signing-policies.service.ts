@@ -53,15 +53,21 @@ export class SigningPoliciesService {
 
   constructor(private readonly policies: SigningPoliciesRepository) {}
 
+  /** The policy signing reads: at most half a second old. */
   async forGame(applicationId: string): Promise<GamePolicy> {
     const cached = this.cache.get(applicationId);
     if (cached !== undefined) {
       return cached;
     }
-    const stored = await this.policies.find(applicationId);
-    const policy = { version: stored.version, rules: stored.rules ?? DEFAULT_RULES, draft: stored.draft?.rules ?? null };
+    const policy = await this.current(applicationId);
     this.cache.set(applicationId, policy);
     return policy;
+  }
+
+  /** The policy as stored now: what an operator's dry run and replay read, right after their own change. */
+  async current(applicationId: string): Promise<GamePolicy> {
+    const stored = await this.policies.find(applicationId);
+    return { version: stored.version, rules: stored.rules ?? DEFAULT_RULES, draft: stored.draft?.rules ?? null };
   }
 
   async view(applicationId: string): Promise<SigningPolicyView> {

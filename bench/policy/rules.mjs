@@ -27,8 +27,8 @@ export function fiftyRules() {
       case 4: // a value cap that this zero-value call is under, on a rule limited to another API key
         rules.push({ id: `other-key-${index}`, action: 'accept', operation: 'transaction', chains: ['evm'], credentials: { apiKeyIds: [`0190a0a0-0000-7000-8000-${String(index).padStart(12, '0')}`] }, criteria: [{ type: 'evmValue', operator: '<=', value: '1' }] });
         break;
-      case 5: // rejects contract creation: holds only for a creation
-        rules.push({ id: `no-create-${index}`, action: 'reject', operation: 'transaction', chains: ['evm'], criteria: [{ type: 'evmContractCreation', allowed: false }, { type: 'evmFee', operator: '>', value: '1' }] });
+      case 5: // no contract creation and a fee cap this transaction is over
+        rules.push({ id: `cheap-${index}`, action: 'accept', operation: 'transaction', chains: ['evm'], criteria: [{ type: 'evmContractCreation', allowed: false }, { type: 'evmFee', operator: '<=', value: '1' }] });
         break;
       default: // other addresses called
         rules.push({ id: `to-${index}`, action: 'accept', operation: 'transaction', chains: ['evm'], criteria: [{ type: 'evmAddress', operator: 'in', values: Array.from({ length: 20 }, (_, n) => address(3000 + index * 20 + n)) }] });

@@ -227,7 +227,12 @@ const UNITS: Partial<Record<CriterionType, string>> = {
   suiGasBudget: ' MIST',
 };
 
-const SUBJECTS: Record<Exclude<CriterionType, 'evmContractCreation' | 'evmData' | 'messagePattern' | 'solInstruction' | 'suiTransfers' | 'suiPublish' | 'velocity' | 'evmTypedDataField'>, string> = {
+/** The native unit velocity's `maxValue` counts on each chain. */
+const NATIVE_UNITS: Record<ChainName, string> = { evm: 'wei', sol: 'lamports', sui: 'MIST' };
+
+type SubjectType = Exclude<CriterionType, 'evmContractCreation' | 'evmData' | 'messagePattern' | 'solInstruction' | 'suiTransfers' | 'suiPublish' | 'velocity' | 'evmTypedDataField'>;
+
+const SUBJECTS: Record<SubjectType, string> = {
   evmAddress: 'the address called or paid',
   evmValue: 'the value',
   evmChainId: 'the chain id',
@@ -236,37 +241,46 @@ const SUBJECTS: Record<Exclude<CriterionType, 'evmContractCreation' | 'evmData' 
   evmTypedDataPrimaryType: 'the primary type',
   evmTypedDataChainId: "the domain's chain id",
   messageLength: 'the length',
-  solProgram: 'every program',
+  solProgram: 'program',
   solLamports: 'the lamports moved',
   solComputeUnitPrice: 'the compute unit price',
   solPriorityFee: 'the priority fee',
-  suiMoveCall: 'every Move call',
+  suiMoveCall: 'Move call',
   suiGasBudget: 'the gas budget',
 };
 
+const NUMBER_WORDS: Record<NumberOperator, string> = { '<=': 'is at most', '>=': 'is at least', '<': 'is below', '>': 'is above', '==': 'is exactly' };
+
 const listText = (values: string[]): string => (values.length <= 3 ? values.join(', ') : `${values.slice(0, 3).join(', ')} and ${values.length - 3} more`);
 const conditionText = (condition: ValueCondition, unit = ''): string =>
-  'values' in condition ? `${condition.operator} [${listText(condition.values)}]` : `${condition.operator} ${condition.value}${unit}`;
+  'values' in condition ? `${condition.operator === 'in' ? 'is in' : 'is not in'} [${listText(condition.values)}]` : `${NUMBER_WORDS[condition.operator]} ${condition.value}${unit}`;
 
-/** One criterion in a readable phrase, e.g. `the value <= 10 wei`, `every program in [11111111111111111111111111111111]`. */
-export function criterionText(criterion: Criterion): string {
+/**
+ * One criterion in a readable phrase, e.g. `the value is at most 10 wei`, `every program is in [11111111111111111111111111111111]`;
+ * `chain` names the unit a velocity limit's value counts in.
+ */
+export function criterionText(criterion: Criterion, chain?: ChainName): string {
   switch (criterion.type) {
     case 'evmContractCreation':
       return criterion.allowed ? 'contract creation allowed' : 'no contract creation';
     case 'evmData':
-      return `a call of ${criterion.function.replace(/^function\s+/, '')}${criterion.conditions.length === 0 ? '' : ` with ${criterion.conditions.map((condition) => `${condition.param} ${conditionText(condition)}`).join(' and ')}`}`;
+      return `a call of ${criterion.function.replace(/^function\s+/, '')}${criterion.conditions.length === 0 ? '' : ` with ${criterion.conditions.map((condition) => `${condition.param} ${conditionText(condition).replace(/^is /, '')}`).join(' and ')}`}`;
     case 'evmTypedDataField':
       return `${criterion.path} ${conditionText(criterion)}`;
     case 'messagePattern':
-      return `a message that ${criterion.match ? 'matches' : 'does not match'} /${criterion.pattern}/`;
+      return `the message ${criterion.match ? 'matches' : 'does not match'} /${criterion.pattern}/`;
+    case 'solProgram':
+    case 'suiMoveCall':
+      return `${criterion.operator === 'in' ? 'every' : 'no'} ${SUBJECTS[criterion.type]} is in [${listText(criterion.values)}]`;
     case 'solInstruction':
-      return `only instructions ${listText(criterion.allowed.map((allowed) => `${allowed.program}${allowed.instruction === undefined ? '' : ` ${allowed.instruction}`}${allowed.mints === undefined ? '' : ` of mint ${listText(allowed.mints)}`}${allowed.maxAmount === undefined ? '' : ` up to ${allowed.maxAmount}`}`))}`;
+      return `only the instructions ${listText(criterion.allowed.map((allowed) => `${allowed.program}${allowed.instruction === undefined ? '' : ` ${allowed.instruction}`}${allowed.mints === undefined ? '' : ` of mint ${listText(allowed.mints)}`}${allowed.maxAmount === undefined ? '' : ` up to ${allowed.maxAmount}`}`))}`;
     case 'suiTransfers':
       return criterion.allowed ? 'transfers allowed' : 'no transfer of coins or objects';
     case 'suiPublish':
       return criterion.allowed ? 'publishing allowed' : 'no Publish or Upgrade';
     case 'velocity': {
-      const limits = [...(criterion.maxCount === undefined ? [] : [`${criterion.maxCount} signatures`]), ...(criterion.maxValue === undefined ? [] : [`${criterion.maxValue} native units moved`])];
+      const unit = chain === undefined ? 'native units' : NATIVE_UNITS[chain];
+      const limits = [...(criterion.maxCount === undefined ? [] : [`${criterion.maxCount} signatures`]), ...(criterion.maxValue === undefined ? [] : [`${criterion.maxValue} ${unit} moved`])];
       return `at most ${limits.join(' and ')} per ${criterion.scope} in ${windowText(criterion.windowSeconds)}`;
     }
     default:
@@ -275,10 +289,10 @@ export function criterionText(criterion: Criterion): string {
 }
 
 function windowText(seconds: number): string {
-  for (const [unit, size] of [['day', 86_400], ['hour', 3_600], ['minute', 60]] as const) {
+  for (const [unit, size, article] of [['day', 86_400, 'a'], ['hour', 3_600, 'an'], ['minute', 60, 'a']] as const) {
     if (seconds % size === 0) {
       const count = seconds / size;
-      return count === 1 ? `a ${unit}` : `${count} ${unit}s`;
+      return count === 1 ? `${article} ${unit}` : `${count} ${unit}s`;
     }
   }
   return `${seconds} seconds`;
@@ -286,13 +300,14 @@ function windowText(seconds: number): string {
 
 const OPERATION_WORDS: Record<SigningOperation, string> = { message: 'messages', transaction: 'transactions', 'typed-data': 'typed data' };
 
-/** A rule in one readable sentence, as the console shows it: `Accept transactions on evm from API keys when the value <= 10 wei.` */
+/** A rule in one readable sentence, as the console shows it: `Accept transactions on evm from API keys when the value is at most 10 wei.` */
 export function ruleSentence(rule: PolicyRule): string {
   const chains = rule.chains === undefined ? '' : ` on ${rule.chains.join(' or ')}`;
   const kinds = rule.credentials?.kinds?.map((kind) => (kind === 'apiKey' ? 'API keys' : 'profile JWTs')).join(' or ');
   const keys = rule.credentials?.apiKeyIds === undefined ? '' : ` (API key ${listText(rule.credentials.apiKeyIds)})`;
   const from = kinds === undefined && keys === '' ? '' : ` from ${kinds ?? 'API keys'}${keys}`;
-  const when = rule.criteria.length === 0 ? '' : ` when ${rule.criteria.map(criterionText).join(', and ')}`;
+  const chain = rule.chains?.length === 1 ? rule.chains[0] : undefined;
+  const when = rule.criteria.length === 0 ? '' : ` when ${rule.criteria.map((criterion) => criterionText(criterion, chain)).join(', and ')}`;
   return `${rule.action === 'accept' ? 'Accept' : 'Reject'} ${OPERATION_WORDS[rule.operation]}${chains}${from}${when}.`;
 }
 

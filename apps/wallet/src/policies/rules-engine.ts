@@ -101,7 +101,7 @@ export async function evaluate(
   return {
     decision: 'reject',
     ruleId: null,
-    reason: `no rule accepted this; rule ${rule.id} needs ${criterionText(criterion)}, which ${why}`,
+    reason: `no rule accepted this; rule ${rule.id} needs ${criterionText(criterion, chain)}, which ${why}`,
     observed: outcome.observed,
     undecidable,
   };

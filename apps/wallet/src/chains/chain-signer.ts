@@ -1,4 +1,4 @@
-import { AppError, ChainName, Criterion, EvmTransactionRequest, SignatureView, SignedTransactionView, SigningOperation, SigningPolicy, TransactionRequest, TypedDataRequest } from '@game-wallet/contracts';
+import { AppError, ChainName, Criterion, EvmTransactionRequest, SignatureView, SignedTransactionView, SigningOperation, TransactionRequest, TypedDataRequest } from '@game-wallet/contracts';
 
 /**
  * What every chain's file exports: one signing request, from what the caller sent to the answer, in the steps the
@@ -80,7 +80,6 @@ export function decodedMessage(chain: ChainName, message: Buffer, signMessage: (
     live: { message },
     forWallet: (address) => ({
       audited: message,
-      check: () => undefined,
       sign: async (withKey) => ({ view: { chain, address, signature: await withKey((key) => signMessage(key, message)) }, signed: message }),
     }),
   };
@@ -97,15 +96,13 @@ export interface DecodedRequest {
   readonly facts: SigningFacts;
   /** What a criterion may read only while the request is at hand (a message's bytes); never stored. */
   readonly live?: LiveFacts;
-  /** The checks that need the wallet's address on this chain (400: not a signer, another sender); then the request ready to check and sign. */
+  /** The checks that need the wallet's address on this chain (400: not a signer, another sender); then the request ready to sign. */
   forWallet(address: string): PreparedSigning;
 }
 
 export interface PreparedSigning {
   /** What a refusal is recorded under in the audit trail (its SHA-256): the bytes that were to be signed, or the request as received. */
   readonly audited: Uint8Array;
-  /** The game's signing policy against what was decoded: 403 `POLICY_DENIED` naming the rule when it refuses. */
-  check(policy: SigningPolicy): void;
   /**
    * Signs with the wallet's chain key, lent by `withKey` for one synchronous call and zeroed after it; answers the
    * view and what the allowed signature is recorded under in the audit trail.
@@ -125,10 +122,6 @@ export function receivedBytes(request: SigningRequest): Uint8Array {
     case 'transaction':
       return request.transaction.chain === 'evm' ? Buffer.from(JSON.stringify(request.transaction.transaction)) : Buffer.from(request.transaction.transaction, 'base64');
   }
-}
-
-export function denied(rule: string): AppError {
-  return new AppError('POLICY_DENIED', `The game's signing policy refuses this: ${rule}`);
 }
 
 /** A request whose operation the chain has none of (typed data is EVM's alone): 400. */

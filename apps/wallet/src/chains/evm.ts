@@ -8,7 +8,6 @@ import {
   ListCondition,
   MAX_RULE_CRITERIA,
   NumberCondition,
-  SigningPolicy,
   TypedDataRequest,
   UINT256_MAX,
   ValueCondition,
@@ -19,11 +18,11 @@ import {
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { keccak_256 } from '@noble/hashes/sha3';
 import type { FunctionFragment, Interface, Transaction } from 'ethers';
-import { ChainSigner, CriterionOutcome, DecodedRequest, SigningFacts, bytesOfHex, decodedMessage, denied } from './chain-signer';
+import { ChainSigner, CriterionOutcome, DecodedRequest, SigningFacts, bytesOfHex, decodedMessage } from './chain-signer';
 
 /**
- * EVM chains: messages (EIP-191), transactions (EIP-1559 and legacy) and typed data (EIP-712) — decoded, checked
- * against the game's signing policy and signed. Encoding and hashing are ethers' (RLP, EIP-155/1559, EIP-712); the
+ * EVM chains: messages (EIP-191), transactions (EIP-1559 and legacy) and typed data (EIP-712) — decoded, read as the
+ * game's policy rules read them, and signed. Encoding and hashing are ethers' (RLP, EIP-155/1559, EIP-712); the
  * key itself never reaches ethers: the digest is signed by @noble/curves with the wallet's key bytes. ethers is
  * loaded on the first such request, or the first `evmData` criterion checked or evaluated (its ABI fragment is read
  * by ethers, synchronously): about 19 MB a replica that does neither does not carry.
@@ -44,10 +43,9 @@ export const evm: ChainSigner<EvmTransactionRequest> = {
 function decodedTransaction(transaction: Transaction): DecodedRequest {
   const unsigned = bytesOfHex(transaction.unsignedSerialized);
   return {
-    facts: transactionFacts(transaction),
+    facts: evmTransactionFacts(transaction),
     forWallet: (address) => ({
       audited: unsigned,
-      check: (policy) => checkEvmTransaction(policy, transaction),
       async sign(withKey) {
         const digest = bytesOfHex(transaction.unsignedHash);
         const signature = await withKey((key) => signEvmDigest(key, digest));
@@ -69,10 +67,9 @@ function decodedTypedData(typedData: TypedDataRequest): DecodedRequest {
     throw new AppError('VALIDATION_FAILED', problem);
   }
   return {
-    facts: typedDataFacts(typedData),
+    facts: evmTypedDataFacts(typedData),
     forWallet: (address) => ({
       audited: Buffer.from(JSON.stringify(typedData)),
-      check: (policy) => checkTypedData(policy, typedData),
       async sign(withKey) {
         const digest = await typedDataDigest(typedData);
         const signature = await withKey((key) => evmSignatureHex(signEvmDigest(key, digest)));
@@ -221,66 +218,12 @@ function withoutPrototypes(value: unknown): unknown {
 
 const hex = (bytes: Uint8Array): string => `0x${Buffer.from(bytes).toString('hex')}`;
 
-// The signing policy
-
-function checkChainId(policy: SigningPolicy, chainId: bigint): void {
-  if (policy.evm.chainIds !== null && !policy.evm.chainIds.some((allowed) => BigInt(allowed) === chainId)) {
-    throw denied(`chain id ${chainId} is not among the allowed chain ids (evm.chainIds)`);
-  }
-}
-
-function checkContract(policy: SigningPolicy, address: string, what: string): void {
-  if (policy.evm.contracts !== null && !policy.evm.contracts.some((allowed) => allowed.toLowerCase() === address.toLowerCase())) {
-    throw denied(`${what} ${address} is not among the allowed addresses (evm.contracts)`);
-  }
-}
-
-/** evm: the chain id, the value moved, what the fees may burn, and the address called or paid. */
-export function checkEvmTransaction(policy: SigningPolicy, transaction: Transaction): void {
-  checkChainId(policy, transaction.chainId);
-  if (policy.evm.maxValueWei !== null && transaction.value > BigInt(policy.evm.maxValueWei)) {
-    throw denied(`the value ${transaction.value} wei is over the limit of ${policy.evm.maxValueWei} (evm.maxValueWei)`);
-  }
-  if (policy.evm.maxFeeWei !== null) {
-    const fee = transaction.gasLimit * highestFeePerGas(transaction);
-    if (fee > BigInt(policy.evm.maxFeeWei)) {
-      throw denied(`the fees may reach ${fee} wei (gasLimit × fee per gas), over the limit of ${policy.evm.maxFeeWei} (evm.maxFeeWei)`);
-    }
-  }
-  if (policy.evm.contracts !== null) {
-    if (transaction.to === null) {
-      throw denied('contract creation is not allowed when evm.contracts lists the allowed addresses');
-    }
-    checkContract(policy, transaction.to, 'the address');
-  }
-}
+// What the policy rules read
 
 /** The most a unit of gas may cost: `gasPrice` (legacy), or the larger of EIP-1559's two fees per gas. */
 function highestFeePerGas(transaction: Transaction): bigint {
   const fees = [transaction.gasPrice, transaction.maxFeePerGas, transaction.maxPriorityFeePerGas].filter((fee): fee is bigint => fee !== null);
   return fees.reduce((highest, fee) => (fee > highest ? fee : highest), 0n);
-}
-
-/**
- * evm typed data, read from the request as sent, before anything is hashed: the chain its domain names, the contract
- * it is for (`domain.verifyingContract` must be listed when `evm.contracts` is set), and its primary type.
- */
-export function checkTypedData(policy: SigningPolicy, typedData: TypedDataRequest): void {
-  const { chainId, verifyingContract } = typedData.domain;
-  if (chainId !== undefined && chainId !== null) {
-    checkChainId(policy, domainChainId(chainId));
-  } else if (policy.evm.chainIds !== null) {
-    throw denied('typed data without a domain chainId is not allowed when evm.chainIds is set');
-  }
-  if (policy.evm.contracts !== null) {
-    if (typeof verifyingContract !== 'string' || !EVM_ADDRESS.test(verifyingContract)) {
-      throw denied('typed data without a domain verifyingContract address is not allowed when evm.contracts is set');
-    }
-    checkContract(policy, verifyingContract, 'the verifying contract');
-  }
-  if (policy.evm.typedDataPrimaryTypes !== null && !policy.evm.typedDataPrimaryTypes.includes(typedData.primaryType)) {
-    throw denied(`the primary type ${typedData.primaryType} is not among the allowed ones (evm.typedDataPrimaryTypes)`);
-  }
 }
 
 /** A domain's `chainId` (uint256: a safe integer, decimal digits or 0x hex); anything else is 400. */
@@ -293,8 +236,6 @@ function domainChainId(value: unknown): bigint {
   }
   throw new AppError('VALIDATION_FAILED', 'domain.chainId: must be a whole number (uint256), decimal or 0x hex');
 }
-
-// What the rules read (policy v2)
 
 /**
  * A transaction as the rules read it (`SigningFacts`; amounts in wei, as decimal strings): its `chainId`; `to`, the
@@ -330,7 +271,8 @@ export interface EvmTypedDataFacts extends SigningFacts {
   message: Record<string, unknown>;
 }
 
-function transactionFacts(transaction: Transaction): EvmTransactionFacts {
+/** A transaction's facts, read from it as ethers holds it. */
+export function evmTransactionFacts(transaction: Transaction): EvmTransactionFacts {
   const value = transaction.value.toString();
   return {
     operation: 'transaction',
@@ -361,7 +303,8 @@ export function storedEvmFacts(facts: SigningFacts): SigningFacts {
   return { ...rest, dataSelector: data.slice(0, 10).toLowerCase(), dataLength: (data.length - 2) / 2, dataTruncated: true };
 }
 
-function typedDataFacts({ domain, types, primaryType, message }: TypedDataRequest): EvmTypedDataFacts {
+/** Typed data's facts, read from the request as sent (a domain chain id that is not a whole number: 400). */
+export function evmTypedDataFacts({ domain, types, primaryType, message }: TypedDataRequest): EvmTypedDataFacts {
   const chainId = domain.chainId === undefined || domain.chainId === null ? null : domainChainId(domain.chainId).toString();
   const named = (['name', 'version'] as const).filter((key) => Object.hasOwn(domain, key)).map((key) => [key, domain[key]]);
   return {

@@ -1,4 +1,4 @@
-import { AppError, Criterion, NumberCondition, NumberOperator, SOL_PROGRAMS, SigningPolicy, SolInstructionAllowance, SolProgramName } from '@game-wallet/contracts';
+import { AppError, Criterion, NumberCondition, NumberOperator, SOL_PROGRAMS, SolInstructionAllowance, SolProgramName } from '@game-wallet/contracts';
 import { ed25519 } from '@noble/curves/ed25519';
 import { COMPUTE_BUDGET_PROGRAM_ADDRESS, ComputeBudgetInstruction, parseComputeBudgetInstruction } from '@solana-program/compute-budget';
 import { MemoInstruction, SUPPORTED_MEMO_PROGRAM_ADDRESSES } from '@solana-program/memo';
@@ -29,13 +29,13 @@ import {
   isAddress,
 } from '@solana/kit';
 import { base58 } from '@scure/base';
-import { ChainSigner, CriterionOutcome, DecodedRequest, SigningFacts, decodedMessage, denied } from './chain-signer';
+import { ChainSigner, CriterionOutcome, DecodedRequest, SigningFacts, decodedMessage } from './chain-signer';
 import { SolanaMessage, SolanaWireTransaction, isSolanaTransaction, parseSolanaWireTransaction } from './sol-wire';
 
 /**
  * Solana: messages (Ed25519 over the raw bytes, refused when they are a transaction) and transactions (legacy or v0,
- * wire format: Ed25519 over the message bytes, the signature put in the wallet's slot) — decoded, checked against the
- * game's signing policy and signed.
+ * wire format: Ed25519 over the message bytes, the signature put in the wallet's slot) — decoded, read as the game's
+ * policy rules read them, and signed.
  */
 export const sol: ChainSigner<string> = {
   chain: 'sol',
@@ -61,7 +61,6 @@ function decodedTransaction(bytes: Buffer): DecodedRequest {
       const slot = solanaSignerSlot(transaction, base58.decode(address));
       return {
         audited: message,
-        check: (policy) => checkSolanaTransaction(policy, transaction.message),
         async sign(withKey) {
           const signature = await withKey((key) => ed25519.sign(message, key));
           const signed = withSolanaSignature(bytes, transaction, slot, signature);
@@ -109,29 +108,29 @@ export function withSolanaSignature(bytes: Uint8Array, transaction: SolanaWireTr
   return signed;
 }
 
-// The signing policy
+// Counting what a transaction moves and offers
 
 /**
- * A game's signing policy for Solana transactions (SPEC §11): the programs every instruction belongs to, the lamports
- * the System Program moves, and the priority fee. Instruction data is read as the runtime reads it (bincode: a u32
- * little-endian instruction index, then fixed-width little-endian fields; a string is a u64 length, then its bytes).
- * When any `sol` limit is set, anything that cannot be read is refused: the check fails closed.
+ * The lamports the System Program moves and the priority fee a transaction offers, as its facts state them
+ * (`lamports`, `priorityFee`). Instruction data is read as the runtime reads it (bincode: a u32 little-endian
+ * instruction index, then fixed-width little-endian fields; a string is a u64 length, then its bytes). What cannot be
+ * read is not counted (null): a criterion on it cannot be decided, so an accept rule that bounds it does not match.
  */
 
 /**
- * The System instructions whose lamports are counted, and where their amount sits. Every other System instruction —
- * Assign (hands the account to another program), the nonce account's Withdraw and Authorize, Allocate… — is refused
- * whenever a `sol` limit is set: their effect on the wallet's funds is not a number a limit can bound.
+ * The System instructions whose lamports are counted, and where their amount sits. Beside any other System
+ * instruction — Assign (hands the account to another program), the nonce account's Withdraw and Authorize, Allocate…
+ * — the lamports are not counted: their effect on the wallet's funds is not a number a limit can bound.
  */
-const COUNTED_SYSTEM_INSTRUCTIONS: Record<number, { name: string; lamportsAt: (data: DataView) => number }> = {
+const COUNTED_SYSTEM_INSTRUCTIONS: Record<number, (data: DataView) => number> = {
   // CreateAccount { lamports: u64, space: u64, owner: Pubkey }
-  0: { name: 'CreateAccount', lamportsAt: () => 4 },
+  0: () => 4,
   // Transfer { lamports: u64 }
-  2: { name: 'Transfer', lamportsAt: () => 4 },
+  2: () => 4,
   // CreateAccountWithSeed { base: Pubkey, seed: String, lamports: u64, space: u64, owner: Pubkey }
-  3: { name: 'CreateAccountWithSeed', lamportsAt: (data) => 4 + 32 + 8 + seedLength(data, 4 + 32) },
+  3: (data) => 4 + 32 + 8 + seedLength(data, 4 + 32),
   // TransferWithSeed { lamports: u64, from_seed: String, from_owner: Pubkey }
-  11: { name: 'TransferWithSeed', lamportsAt: () => 4 },
+  11: () => 4,
 };
 
 /** Solana's longest seed (MAX_SEED_LEN): a longer one cannot be a real instruction's. */
@@ -151,121 +150,69 @@ const MAX_COMPUTE_UNITS = 1_400_000n;
 
 const view = (data: Uint8Array): DataView => new DataView(data.buffer, data.byteOffset, data.byteLength);
 
-/** sol: every instruction's program, the lamports its System instructions move, and the priority fee it offers. */
-export function checkSolanaTransaction(policy: SigningPolicy, message: SolanaMessage): void {
-  const limited = policy.sol.programs !== null || policy.sol.maxLamports !== null || policy.sol.maxPriorityMicroLamports !== null;
-  if (!limited) {
-    return;
-  }
-  const count = countSolanaTransaction(
-    message,
-    (program) => {
-      if (policy.sol.programs !== null && !policy.sol.programs.includes(program)) {
-        throw denied(`program ${program} is not among the allowed programs (sol.programs)`);
-      }
-    },
-    (_, refusal) => {
-      throw denied(refusal);
-    },
-  );
-  if (policy.sol.maxLamports !== null && count.lamports > BigInt(policy.sol.maxLamports)) {
-    throw denied(`the System instructions move ${count.lamports} lamports, over the limit of ${policy.sol.maxLamports} (sol.maxLamports)`);
-  }
-  if (policy.sol.maxPriorityMicroLamports !== null) {
-    const fee = priorityFee(count);
-    if (fee > BigInt(policy.sol.maxPriorityMicroLamports)) {
-      throw denied(`the priority fee may reach ${fee} micro-lamports (unit price × unit limit), over the limit of ${policy.sol.maxPriorityMicroLamports} (sol.maxPriorityMicroLamports)`);
-    }
-  }
-}
-
-/** What a transaction's instructions add up to, as the policy counts them. */
+/** What a transaction's instructions add up to. */
 interface SolanaCount {
   /** each instruction's program (base58), or null when it names none of the account keys */
   programs: (string | null)[];
   /** each instruction's lamports, for the four counted System instructions */
   moved: (bigint | undefined)[];
-  /** the counted System instructions' lamports, summed */
-  lamports: bigint;
-  budget: ComputeBudget;
-  /** the instructions that are not ComputeBudget's */
-  others: bigint;
+  /** the counted System instructions' lamports, summed; null beside a System instruction not counted or unreadable, or a program outside the account keys */
+  lamports: bigint | null;
+  /** ComputeBudget's unit price and limit; null when one of its instructions cannot be read or is given twice */
+  budget: ComputeBudget | null;
+  /** the most the priority fee can reach (see `priorityFee`); null with the budget */
+  priorityFee: bigint | null;
 }
 
-/**
- * Reads a message's instructions in order, as the policy counts them. `visit` sees each instruction's program before
- * its data is read (the policy refuses one not listed); `uncounted` hears what cannot be counted — the lamports (a
- * program outside the account keys, a System instruction not counted or unreadable) or the priority fee (a
- * ComputeBudget instruction unreadable or given twice) — and the reading goes on when it returns.
- */
-function countSolanaTransaction(message: SolanaMessage, visit: (program: string) => void, uncounted: (what: 'lamports' | 'fee', refusal: string) => void): SolanaCount {
-  const count: SolanaCount = { programs: [], moved: [], lamports: 0n, budget: { price: 0n, units: undefined, seen: new Set() }, others: 0n };
+/** Reads a message's instructions in order: each one's program and lamports, their sum and the priority fee. */
+function countSolanaTransaction(message: SolanaMessage): SolanaCount {
+  const count: SolanaCount = { programs: [], moved: [], lamports: 0n, budget: null, priorityFee: null };
+  const budget: ComputeBudget = { price: 0n, units: undefined, seen: new Set() };
+  let budgetRead = true;
+  let others = 0n;
   for (const instruction of message.instructions) {
     const key = message.accountKeys[instruction.programIdIndex];
     const program = key === undefined ? null : base58.encode(key);
+    const moved = program === SYSTEM_PROGRAM_ADDRESS ? systemLamports(instruction.data) : undefined;
     count.programs.push(program);
-    count.moved.push(undefined);
-    if (program === null) {
-      uncounted('lamports', "an instruction names a program outside the transaction's account keys");
-      count.others += 1n;
-      continue;
-    }
-    visit(program);
+    count.moved.push(moved);
     if (program === COMPUTE_BUDGET_PROGRAM_ADDRESS) {
-      if (!readComputeBudget(instruction.data, count.budget)) {
-        uncounted('fee', 'a ComputeBudget instruction that cannot be read, or given twice, is not allowed when a sol limit is set');
-      }
+      budgetRead = readComputeBudget(instruction.data, budget) && budgetRead;
       continue;
     }
-    count.others += 1n;
-    if (program === SYSTEM_PROGRAM_ADDRESS) {
-      const moved = systemLamports(instruction.data);
-      if (typeof moved === 'string') {
-        uncounted('lamports', moved);
-      } else {
-        count.moved[count.moved.length - 1] = moved;
-        count.lamports += moved;
-      }
+    others += 1n;
+    if (program === null || (program === SYSTEM_PROGRAM_ADDRESS && moved === undefined)) {
+      count.lamports = null;
+    } else if (moved !== undefined && count.lamports !== null) {
+      count.lamports += moved;
     }
+  }
+  if (budgetRead) {
+    count.budget = budget;
+    count.priorityFee = priorityFee(budget, others);
   }
   return count;
 }
 
 /** As the runtime prices it: the unit price times the unit limit, or 200,000 units per other instruction, at most 1,400,000 units. */
-function priorityFee({ budget, others }: SolanaCount): bigint {
+function priorityFee(budget: ComputeBudget, others: bigint): bigint {
   const units = budget.units ?? others * DEFAULT_UNITS_PER_INSTRUCTION;
   return budget.price * (units < MAX_COMPUTE_UNITS ? units : MAX_COMPUTE_UNITS);
 }
 
-/** The lamports a System instruction moves; any instruction but the four counted ones, or one cut short: why it is refused. */
-function systemLamports(data: Uint8Array): bigint | string {
+/** The lamports a System instruction moves: one of the four counted ones; undefined for any other, or one cut short. */
+function systemLamports(data: Uint8Array): bigint | undefined {
   try {
     const fields = view(data);
-    const index = fields.getUint32(0, true);
-    const counted = COUNTED_SYSTEM_INSTRUCTIONS[index];
-    if (counted === undefined) {
-      return `System instruction ${index} (${SYSTEM_INSTRUCTION_NAMES[index] ?? 'unknown'}) is not allowed when a sol limit is set; only Transfer, TransferWithSeed, CreateAccount and CreateAccountWithSeed are`;
-    }
-    return fields.getBigUint64(counted.lamportsAt(fields), true);
+    const lamportsAt = COUNTED_SYSTEM_INSTRUCTIONS[fields.getUint32(0, true)];
+    return lamportsAt === undefined ? undefined : fields.getBigUint64(lamportsAt(fields), true);
   } catch (error) {
     if (error instanceof RangeError) {
-      return 'a System instruction whose data cannot be read is not allowed when a sol limit is set';
+      return undefined;
     }
     throw error;
   }
 }
-
-const SYSTEM_INSTRUCTION_NAMES: Record<number, string> = {
-  1: 'Assign',
-  4: 'AdvanceNonceAccount',
-  5: 'WithdrawNonceAccount',
-  6: 'InitializeNonceAccount',
-  7: 'AuthorizeNonceAccount',
-  8: 'Allocate',
-  9: 'AllocateWithSeed',
-  10: 'AssignWithSeed',
-  12: 'UpgradeNonceAccount',
-};
 
 interface ComputeBudget {
   /** micro-lamports per compute unit */
@@ -282,7 +229,7 @@ const COMPUTE_BUDGET_LENGTHS: Record<number, number> = { 1: 5, 2: 5, 3: 9, 4: 5 
 /**
  * ComputeBudget's unit limit (instruction 2, u32) and unit price (instruction 3, u64 micro-lamports per unit); the
  * heap and data-size requests (1 and 4) cost no fee. A repeated or unknown instruction makes the runtime refuse the
- * transaction: false, and the policy refuses it too.
+ * transaction: false, and the fee is not counted.
  */
 function readComputeBudget(data: Uint8Array, budget: ComputeBudget): boolean {
   const kind = data[0];
@@ -359,12 +306,11 @@ const FROM_LOOKUP_TABLE = '(from an address lookup table)' as Address;
  * What the rules read of a transaction the wallet's wire reader accepted (every byte, its signature slots). The
  * message is read again with @solana/kit's compiled-message decoder, which gives each instruction's accounts and the
  * lookup tables but does not refuse trailing bytes or other versions: it must use every byte, and be legacy or v0 (a
- * later version is not read, so not signed: 400). Lamports and the priority fee are counted as the policy counts them.
+ * later version is not read, so not signed: 400). Lamports and the priority fee are counted by `countSolanaTransaction`.
  */
 function solanaTransactionFacts(transaction: SolanaWireTransaction, messageBytes: Uint8Array): SolanaTransactionFacts {
   const compiled = compiledMessage(messageBytes, transaction.message.instructions.length);
-  const unread = new Set<'lamports' | 'fee'>();
-  const count = countSolanaTransaction(transaction.message, () => undefined, (what) => unread.add(what));
+  const count = countSolanaTransaction(transaction.message);
   const { staticAccounts } = compiled;
   const instructions = compiled.instructions.map((instruction, index): SolanaInstructionFacts => {
     const program = staticAccounts[instruction.programAddressIndex];
@@ -378,8 +324,8 @@ function solanaTransactionFacts(transaction: SolanaWireTransaction, messageBytes
     const moved = count.moved[index];
     return { program, programName, ...read, ...(moved === undefined ? {} : { lamports: moved.toString() }) };
   });
-  const lamports = unread.has('lamports') ? null : count.lamports.toString();
-  const budget = unread.has('fee') ? null : count.budget;
+  const lamports = count.lamports === null ? null : count.lamports.toString();
+  const { budget } = count;
   return {
     operation: 'transaction',
     chain: 'sol',
@@ -390,7 +336,7 @@ function solanaTransactionFacts(transaction: SolanaWireTransaction, messageBytes
     lamports,
     computeUnitPrice: budget === null ? null : budget.price.toString(),
     computeUnitLimit: budget?.units === undefined ? null : budget.units.toString(),
-    priorityFee: budget === null ? null : priorityFee(count).toString(),
+    priorityFee: count.priorityFee === null ? null : count.priorityFee.toString(),
   };
 }
 
@@ -439,7 +385,7 @@ const INSTRUCTION_READERS: Record<SolProgramName, (instruction: KnownInstruction
   system(instruction) {
     const parsed = parseSystemInstruction(instruction);
     const name = nameOf(SystemInstruction, parsed.instructionType);
-    // The four counted instructions' lamports are the policy's count (see `countSolanaTransaction`).
+    // The four counted instructions' lamports are `countSolanaTransaction`'s.
     switch (parsed.instructionType) {
       case SystemInstruction.WithdrawNonceAccount:
         return { instruction: name, lamports: parsed.data.withdrawAmount.toString() };

@@ -1,13 +1,13 @@
-import { AppError, Criterion, NumberOperator, SigningPolicy, U64_MAX } from '@game-wallet/contracts';
+import { AppError, Criterion, NumberOperator, U64_MAX } from '@game-wallet/contracts';
 import { ed25519 } from '@noble/curves/ed25519';
 import { blake2b } from '@noble/hashes/blake2b';
 import { bcs } from '@mysten/sui/bcs';
 import { SUI_FRAMEWORK_ADDRESS, normalizeSuiAddress } from '@mysten/sui/utils';
-import { ChainSigner, CriterionOutcome, DecodedRequest, SigningFacts, decodedMessage, denied } from './chain-signer';
+import { ChainSigner, CriterionOutcome, DecodedRequest, SigningFacts, decodedMessage } from './chain-signer';
 
 /**
- * Sui: personal messages and transactions (TransactionData in BCS, read with @mysten/sui's schema) — decoded,
- * checked against the game's signing policy and signed: Ed25519 over BLAKE2b-256 of the intent and the bytes.
+ * Sui: personal messages and transactions (TransactionData in BCS, read with @mysten/sui's schema) — decoded, read
+ * as the game's policy rules read them, and signed: Ed25519 over BLAKE2b-256 of the intent and the bytes.
  */
 export const sui: ChainSigner<string> = {
   chain: 'sui',
@@ -28,7 +28,6 @@ function decodedTransaction(bytes: Buffer): DecodedRequest {
       }
       return {
         audited: bytes,
-        check: (policy) => checkSuiTransaction(policy, data),
         async sign(withKey) {
           const digest = suiTransactionDigest(bytes);
           const signature = await withKey((key) => suiSignatureOf(key, digest));
@@ -104,12 +103,7 @@ export function suiTransactionDigest(bytes: Uint8Array): Uint8Array {
   return blake2b(Uint8Array.of(0, 0, 0, ...bytes), { dkLen: 32 });
 }
 
-// The signing policy
-
-/**
- * A game's signing policy for Sui transactions (SPEC §11): the Move packages it calls, whether it may move coins and
- * objects, and its gas budget. When any `sui` limit is set, anything but a programmable transaction is refused.
- */
+// Move calls that move value
 
 /**
  * The Sui framework's (0x2) modules that cannot move coins or objects away from the sender: reading the clock, object
@@ -154,42 +148,7 @@ const SYSTEM_PACKAGES_WITH_TRANSFERS = new Set([normalizeSuiAddress('0xb'), norm
 
 const FRAMEWORK = normalizeSuiAddress(SUI_FRAMEWORK_ADDRESS);
 
-
-/** sui: the packages its Move calls call, whether it may publish, move coins or objects, and its gas budget. */
-export function checkSuiTransaction(policy: SigningPolicy, data: SuiTransactionData): void {
-  const limited = policy.sui.packages !== null || !policy.sui.allowTransfers || policy.sui.maxGasBudget !== null;
-  if (!limited) {
-    return;
-  }
-  const transaction = data.V1;
-  const commands = transaction?.kind.ProgrammableTransaction?.commands;
-  if (transaction === undefined || commands === undefined) {
-    throw denied('only programmable transactions are allowed when a sui limit is set');
-  }
-  if (policy.sui.maxGasBudget !== null && BigInt(transaction.gasData.budget) > BigInt(policy.sui.maxGasBudget)) {
-    throw denied(`the gas budget of ${transaction.gasData.budget} MIST is over the limit of ${policy.sui.maxGasBudget} (sui.maxGasBudget)`);
-  }
-  const packages = policy.sui.packages?.map((id) => normalizeSuiAddress(id)) ?? null;
-  for (const command of commands) {
-    if (packages !== null && (command.Publish || command.Upgrade)) {
-      throw denied('publishing or upgrading a package is not allowed when sui.packages lists the allowed packages');
-    }
-    if (command.MoveCall) {
-      const target = normalizeSuiAddress(command.MoveCall.package);
-      if (packages !== null && !packages.includes(target)) {
-        throw denied(`Move package ${command.MoveCall.package} is not among the allowed packages (sui.packages)`);
-      }
-      if (!policy.sui.allowTransfers && movesValue(target, command.MoveCall.module)) {
-        throw denied(`${command.MoveCall.package}::${command.MoveCall.module}::${command.MoveCall.function} can move coins or objects (sui.allowTransfers)`);
-      }
-    }
-    // MergeCoins too: a coin can be shared, and merging into someone else's shared coin gives the value away.
-    if ((command.TransferObjects || command.SplitCoins || command.MergeCoins) && !policy.sui.allowTransfers) {
-      throw denied('TransferObjects, SplitCoins and MergeCoins are not allowed (sui.allowTransfers)');
-    }
-  }
-}
-
+/** Whether a Move call into this package and module can move coins or objects (see `SuiCommandFacts.movesValue`). */
 function movesValue(packageId: string, module: string): boolean {
   return (packageId === FRAMEWORK && !FRAMEWORK_MODULES_WITHOUT_TRANSFERS.has(module)) || SYSTEM_PACKAGES_WITH_TRANSFERS.has(packageId);
 }
@@ -331,7 +290,10 @@ function programmableFacts(facts: SigningFacts): SuiTransactionFacts | undefined
   return readable ? (facts as SuiTransactionFacts) : undefined;
 }
 
-/** What `allowTransfers: false` of the first policy shape refused: TransferObjects, SplitCoins, MergeCoins and Move calls that move value. */
+/**
+ * What `allowTransfers: false` of the first policy shape refused: TransferObjects, SplitCoins, MergeCoins and Move calls
+ * that move value. MergeCoins too: a coin can be shared, and merging into someone else's shared coin gives the value away.
+ */
 function movesCoinsOrObjects(command: SuiCommandFacts): boolean {
   return command.kind === 'TransferObjects' || command.kind === 'SplitCoins' || command.kind === 'MergeCoins' || command.movesValue === true;
 }

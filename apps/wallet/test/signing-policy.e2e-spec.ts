@@ -94,7 +94,7 @@ describe('signing policy per game', () => {
     await setPolicy((policy) => ({ ...policy, evm: { ...policy.evm, chainIds: ['8453'], maxValueWei: '100', contracts: [shop] } }));
     expect(outcome(await signTransaction(evm({ to: shop, value: '100' })))).toBe('allowed');
     const wrongChain = await signTransaction(evm({ chainId: 1, to: shop }));
-    expect([outcome(wrongChain), wrongChain.body.message]).toEqual(['403 POLICY_DENIED', "The game's signing policy refuses this: no rule accepted this; rule apiKey-transaction-evm needs the chain id in [8453], which does not hold (observed: chain id 1)"]);
+    expect([outcome(wrongChain), wrongChain.body.message]).toEqual(['403 POLICY_DENIED', `The game's signing policy refuses this: no rule accepted this; in rule apiKey-transaction-evm, "the chain id is in [8453]" does not hold (observed: chain id 1)`]);
     expect(outcome(await signTransaction(evm({ to: shop, value: '101' })))).toBe('403 POLICY_DENIED');
     expect(outcome(await signTransaction(evm({ to: '0x2222222222222222222222222222222222222222' })))).toBe('403 POLICY_DENIED');
     expect(outcome(await signTransaction(evm({ data: '0x6080' })))).toBe('403 POLICY_DENIED');
@@ -107,7 +107,7 @@ describe('signing policy per game', () => {
     expect(outcome(await signTransaction(sol(SystemProgram.transfer({ fromPubkey: wallet, toPubkey: program, lamports: 1000 }))))).toBe('allowed');
     expect(outcome(await signTransaction(sol(SystemProgram.transfer({ fromPubkey: wallet, toPubkey: program, lamports: 1001 }))))).toBe('403 POLICY_DENIED');
     const call = await signTransaction(sol(new TransactionInstruction({ programId: program, keys: [{ pubkey: wallet, isSigner: true, isWritable: false }], data: Buffer.from('x') })));
-    expect([outcome(call), call.body.message]).toEqual(['403 POLICY_DENIED', `The game's signing policy refuses this: no rule accepted this; rule apiKey-transaction-sol needs every program in [${SystemProgram.programId.toBase58()}], which does not hold (observed: program ${program.toBase58()} is not listed)`]);
+    expect([outcome(call), call.body.message]).toEqual(['403 POLICY_DENIED', `The game's signing policy refuses this: no rule accepted this; in rule apiKey-transaction-sol, "every program is in [${SystemProgram.programId.toBase58()}]" does not hold (observed: program ${program.toBase58()} is not listed)`]);
   });
 
   it('sui: allowed Move packages, and whether coins may be split and transferred', async () => {
@@ -118,7 +118,7 @@ describe('signing policy per game', () => {
     expect(outcome(await signTransaction(await sui(clock('0x2'))))).toBe('allowed');
     expect(outcome(await signTransaction(await sui(clock('0x3'))))).toBe('403 POLICY_DENIED');
     const split = await signTransaction(await sui((transaction) => transaction.splitCoins(transaction.gas, [1])));
-    expect([outcome(split), split.body.message]).toEqual(['403 POLICY_DENIED', "The game's signing policy refuses this: no rule accepted this; rule apiKey-transaction-sui needs no transfer of coins or objects, which does not hold (observed: SplitCoins)"]);
+    expect([outcome(split), split.body.message]).toEqual(['403 POLICY_DENIED', `The game's signing policy refuses this: no rule accepted this; in rule apiKey-transaction-sui, "no transfer of coins or objects" does not hold (observed: SplitCoins)`]);
   });
 
   it('records allowed and denied attempts in the audit trail, with operation, chain, hash and credential', async () => {

@@ -176,7 +176,7 @@ describe('signing rules that cannot be walked around', () => {
       ['the nonce account Authorize', () => SystemProgram.nonceAuthorize({ noncePubkey: other, authorizedPubkey: wallet(), newAuthorizedPubkey: other }), 'AuthorizeNonceAccount'],
     ])('refuses %s under programs [System] and maxLamports 1000', async (_, instruction) => {
       // Its effect on the wallet's funds is not a number a limit can bound: the lamports moved cannot be decided.
-      expect(outcome(await sol(instruction()))).toMatch(/^403 POLICY_DENIED: no rule accepted this; rule apiKey-transaction-sol needs the lamports moved <= 1000 lamports, which cannot be decided/);
+      expect(outcome(await sol(instruction()))).toMatch(/^403 POLICY_DENIED: no rule accepted this; in rule apiKey-transaction-sol, "the amount of lamports moved is at most 1000 lamports" cannot be decided/);
     });
 
     it('counts the lamports of CreateAccount, CreateAccountWithSeed and TransferWithSeed with Transfer', async () => {
@@ -185,7 +185,7 @@ describe('signing rules that cannot be walked around', () => {
       const transferWithSeed = (lamports: number) => SystemProgram.transfer({ fromPubkey: other, basePubkey: wallet(), toPubkey: other, lamports, seed: 'game', programId: SystemProgram.programId });
       const transfer = (lamports: number) => SystemProgram.transfer({ fromPubkey: wallet(), toPubkey: other, lamports });
       expect(outcome(await sol(create(400), withSeed(300), transferWithSeed(200), transfer(100)))).toBe('allowed');
-      expect(outcome(await sol(create(1_000_000_000)))).toBe('403 POLICY_DENIED: no rule accepted this; rule apiKey-transaction-sol needs the lamports moved <= 1000 lamports, which does not hold (observed: 1000000000 lamports moved)');
+      expect(outcome(await sol(create(1_000_000_000)))).toBe('403 POLICY_DENIED: no rule accepted this; in rule apiKey-transaction-sol, "the amount of lamports moved is at most 1000 lamports" does not hold (observed: 1000000000 lamports moved)');
       expect(outcome(await sol(withSeed(1001)))).toMatch(/^403 POLICY_DENIED: no rule accepted this; .* \(observed: 1001 lamports moved\)$/);
       expect(outcome(await sol(transferWithSeed(1001)))).toMatch(/^403 POLICY_DENIED: no rule accepted this; .* \(observed: 1001 lamports moved\)$/);
       expect(outcome(await sol(create(400), withSeed(300), transferWithSeed(200), transfer(101)))).toMatch(/^403 POLICY_DENIED: no rule accepted this; .* \(observed: 1001 lamports moved\)$/);
@@ -193,7 +193,7 @@ describe('signing rules that cannot be walked around', () => {
 
     it('refuses System instruction data it cannot decode (fail closed)', async () => {
       const truncated = new TransactionInstruction({ programId: SystemProgram.programId, keys: [{ pubkey: wallet(), isSigner: true, isWritable: true }], data: Buffer.from([2, 0, 0, 0, 1]) });
-      expect(outcome(await sol(truncated))).toMatch(/^403 POLICY_DENIED: no rule accepted this; rule apiKey-transaction-sol needs the lamports moved <= 1000 lamports, which cannot be decided \(observed: lamports not counted: .*cannot be read\)$/);
+      expect(outcome(await sol(truncated))).toMatch(/^403 POLICY_DENIED: no rule accepted this; in rule apiKey-transaction-sol, "the amount of lamports moved is at most 1000 lamports" cannot be decided \(observed: lamports not counted: .*cannot be read\)$/);
     });
 
     it('caps the priority fee (sol.maxPriorityMicroLamports): unit price × unit limit', async () => {
@@ -202,7 +202,7 @@ describe('signing rules that cannot be walked around', () => {
       const fees = (units: number, microLamports: number) => [ComputeBudgetProgram.setComputeUnitLimit({ units }), ComputeBudgetProgram.setComputeUnitPrice({ microLamports }), transfer];
       expect(outcome(await sol(...fees(50_000, 100)))).toBe('allowed');
       expect(outcome(await sol(...fees(1_400_000, 1_000_000_000)))).toBe(
-        '403 POLICY_DENIED: no rule accepted this; rule apiKey-transaction-sol needs the priority fee <= 5000000 micro-lamports, which does not hold (observed: 1400000000000000 micro-lamports of priority fee at most)',
+        '403 POLICY_DENIED: no rule accepted this; in rule apiKey-transaction-sol, "the priority fee is at most 5000000 micro-lamports" does not hold (observed: 1400000000000000 micro-lamports of priority fee at most)',
       );
     });
   });
@@ -219,7 +219,7 @@ describe('signing rules that cannot be walked around', () => {
       const pay = await sui((transaction) => {
         transaction.moveCall({ target: '0x2::pay::split_and_transfer', typeArguments: ['0x2::sui::SUI'], arguments: [transaction.gas, transaction.pure.u64(1), transaction.pure.address(recipient)] });
       });
-      expect(outcome(pay)).toBe('403 POLICY_DENIED: no rule accepted this; rule apiKey-transaction-sui needs no transfer of coins or objects, which does not hold (observed: Move call 0x2::pay::split_and_transfer)');
+      expect(outcome(pay)).toBe('403 POLICY_DENIED: no rule accepted this; in rule apiKey-transaction-sui, "no transfer of coins or objects" does not hold (observed: Move call 0x2::pay::split_and_transfer)');
       const transfer = await sui((transaction) => {
         transaction.moveCall({ target: '0x2::transfer::public_transfer', typeArguments: ['0x2::coin::Coin<0x2::sui::SUI>'], arguments: [transaction.gas, transaction.pure.address(recipient)] });
       });
@@ -230,7 +230,7 @@ describe('signing rules that cannot be walked around', () => {
 
     it('refuses MergeCoins with transfers off (merging into a shared coin gives the value away)', async () => {
       const merge = await sui((transaction) => void transaction.mergeCoins(transaction.gas, [owned(transaction, '44')]));
-      expect(outcome(merge)).toBe('403 POLICY_DENIED: no rule accepted this; rule apiKey-transaction-sui needs no transfer of coins or objects, which does not hold (observed: MergeCoins)');
+      expect(outcome(merge)).toBe('403 POLICY_DENIED: no rule accepted this; in rule apiKey-transaction-sui, "no transfer of coins or objects" does not hold (observed: MergeCoins)');
     });
 
     it('refuses Publish and Upgrade whenever sui.packages is set', async () => {
@@ -238,18 +238,18 @@ describe('signing rules that cannot be walked around', () => {
       const publish = await sui((transaction) => {
         transaction.transferObjects([transaction.publish({ modules: [[161, 28, 235, 11]], dependencies: ['0x1', '0x2'] })], addresses.sui);
       });
-      expect(outcome(publish)).toMatch(/^403 POLICY_DENIED: no rule accepted this; rule apiKey-transaction-sui needs no Publish or Upgrade, which does not hold \(observed: (Publish|Upgrade)\)$/);
+      expect(outcome(publish)).toMatch(/^403 POLICY_DENIED: no rule accepted this; in rule apiKey-transaction-sui, "no Publish or Upgrade" does not hold \(observed: (Publish|Upgrade)\)$/);
       const upgrade = await sui((transaction) => {
         transaction.upgrade({ modules: [[161, 28, 235, 11]], dependencies: ['0x1', '0x2'], package: `0x${'66'.repeat(32)}`, ticket: owned(transaction, '77') });
       });
-      expect(outcome(upgrade)).toMatch(/^403 POLICY_DENIED: no rule accepted this; rule apiKey-transaction-sui needs no Publish or Upgrade, which does not hold \(observed: (Publish|Upgrade)\)$/);
+      expect(outcome(upgrade)).toMatch(/^403 POLICY_DENIED: no rule accepted this; in rule apiKey-transaction-sui, "no Publish or Upgrade" does not hold \(observed: (Publish|Upgrade)\)$/);
     });
 
     it('caps the gas budget (sui.maxGasBudget)', async () => {
       await setPolicy((policy) => ({ ...policy, sui: { ...policy.sui, maxGasBudget: '10000000' } }));
       const clock = (transaction: SuiTransaction) => void transaction.moveCall({ target: '0x2::clock::timestamp_ms', arguments: [transaction.object.clock()] });
       expect(outcome(await sui(clock, 10_000_000))).toBe('allowed');
-      expect(outcome(await sui(clock, 10_000_001))).toBe('403 POLICY_DENIED: no rule accepted this; rule apiKey-transaction-sui needs the gas budget <= 10000000 MIST, which does not hold (observed: gas budget 10000001 MIST)');
+      expect(outcome(await sui(clock, 10_000_001))).toBe('403 POLICY_DENIED: no rule accepted this; in rule apiKey-transaction-sui, "the gas budget is at most 10000000 MIST" does not hold (observed: gas budget 10000001 MIST)');
     });
   });
 
@@ -257,7 +257,7 @@ describe('signing rules that cannot be walked around', () => {
     it('caps the fees (evm.maxFeeWei): gasLimit × the highest fee per gas, legacy and EIP-1559', async () => {
       await setPolicy((policy) => ({ ...policy, evm: { ...policy.evm, maxFeeWei: '21000000' } }));
       expect(outcome(await evm({ maxFeePerGas: '1000' }))).toBe('allowed');
-      expect(outcome(await evm({ maxFeePerGas: '1001' }))).toBe('403 POLICY_DENIED: no rule accepted this; rule apiKey-transaction-evm needs the most the fees may reach <= 21000000 wei, which does not hold (observed: fee 21021000 wei)');
+      expect(outcome(await evm({ maxFeePerGas: '1001' }))).toBe('403 POLICY_DENIED: no rule accepted this; in rule apiKey-transaction-evm, "the most the fees may reach is at most 21000000 wei" does not hold (observed: fee 21021000 wei)');
       expect(outcome(await evm({ gasLimit: '21000000', maxFeePerGas: '1' }))).toBe('allowed');
       expect(outcome(await evm({ gasLimit: '21000001', maxFeePerGas: '1' }))).toMatch(/\(observed: fee 21000001 wei\)$/);
       expect(outcome(await evm({ maxFeePerGas: undefined, maxPriorityFeePerGas: undefined, gasPrice: '1001' }))).toMatch(/\(observed: fee 21021000 wei\)$/);
@@ -280,14 +280,14 @@ describe('signing rules that cannot be walked around', () => {
 
     it('binds typed data to evm.contracts: a Permit for a token not listed is refused, as is one naming no verifying contract', async () => {
       await setPolicy((policy) => ({ ...policy, evm: { ...policy.evm, contracts: [shop] } }));
-      expect(outcome(await post('sign-typed-data', permit(token)))).toMatch(new RegExp(`^403 POLICY_DENIED: no rule accepted this; rule apiKey-typed-data needs the verifying contract in \\[.*\\], which does not hold \\(observed: verifying contract ${token}\\)$`));
-      expect(outcome(await post('sign-typed-data', permit()))).toMatch(/^403 POLICY_DENIED: no rule accepted this; rule apiKey-typed-data needs the verifying contract in \[.*\], which cannot be decided/);
+      expect(outcome(await post('sign-typed-data', permit(token)))).toMatch(new RegExp(`^403 POLICY_DENIED: no rule accepted this; in rule apiKey-typed-data, "the verifying contract in \\[.*\\]" does not hold \\(observed: verifying contract ${token}\\)$`));
+      expect(outcome(await post('sign-typed-data', permit()))).toMatch(/^403 POLICY_DENIED: no rule accepted this; in rule apiKey-typed-data, "the verifying contract is in \[.*\]" cannot be decided/);
       expect(outcome(await post('sign-typed-data', permit(shop)))).toBe('allowed');
     });
 
     it('limits the primary types typed data may have (evm.typedDataPrimaryTypes)', async () => {
       await setPolicy((policy) => ({ ...policy, evm: { ...policy.evm, typedDataPrimaryTypes: ['Order'] } }));
-      expect(outcome(await post('sign-typed-data', permit(shop)))).toBe('403 POLICY_DENIED: no rule accepted this; rule apiKey-typed-data needs the primary type in [Order], which does not hold (observed: primary type Permit)');
+      expect(outcome(await post('sign-typed-data', permit(shop)))).toBe('403 POLICY_DENIED: no rule accepted this; in rule apiKey-typed-data, "the primary type is in [Order]" does not hold (observed: primary type Permit)');
       await setPolicy((policy) => ({ ...policy, evm: { ...policy.evm, typedDataPrimaryTypes: ['Order', 'Permit'] } }));
       expect(outcome(await post('sign-typed-data', permit(shop)))).toBe('allowed');
     });

@@ -40,7 +40,7 @@ describe('signing rules', () => {
         { type: 'velocity', scope: 'profile', windowSeconds: 86_400, maxCount: 20 },
       ],
     };
-    expect(ruleSentence(rule)).toBe('Accept transactions on evm from API keys when a call of transfer(address to, uint256 amount) with amount <= 10000000, and at most 20 signatures per profile in a day.');
+    expect(ruleSentence(rule)).toBe('Accept transactions on evm from API keys when a call of transfer(address to, uint256 amount) with amount at most 10000000, and at most 20 signatures per profile in a day.');
     expect(ruleSentence({ id: 'rest', action: 'reject', operation: 'message', criteria: [] })).toBe('Reject messages.');
   });
 });

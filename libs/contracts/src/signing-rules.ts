@@ -242,7 +242,7 @@ const SUBJECTS: Record<SubjectType, string> = {
   evmTypedDataChainId: "the domain's chain id",
   messageLength: 'the length',
   solProgram: 'program',
-  solLamports: 'the lamports moved',
+  solLamports: 'the amount of lamports moved',
   solComputeUnitPrice: 'the compute unit price',
   solPriorityFee: 'the priority fee',
   suiMoveCall: 'Move call',

@@ -354,7 +354,7 @@ describe('rules converted from the first policy shape decide as the first shape 
     const message = Buffer.concat([Buffer.from([0x80, 1, 0, 0, 1]), wallet.toBuffer(), Buffer.alloc(32, 9), Buffer.from([1, 3, 0, 12]), Buffer.alloc(12), Buffer.from([0])]);
     expect(await firstShapeDecision(limits({ maxLamports: '1' }), { sol: Buffer.concat([Buffer.from([1]), Buffer.alloc(64), message]) })).toMatchObject({
       code: 'POLICY_DENIED',
-      reason: 'no rule accepted this; rule apiKey-transaction-sol needs the lamports moved <= 1 lamports, which cannot be decided',
+      reason: 'no rule accepted this; in rule apiKey-transaction-sol, "the amount of lamports moved is at most 1 lamports" cannot be decided',
     });
   });
 });

@@ -12,9 +12,9 @@ describe('signing policy of the first shape: sol', () => {
   const outcome = (policy: SigningPolicy, ...instructions: TransactionInstruction[]) =>
     firstShapeDecision(policy, { sol: new Transaction({ feePayer: wallet, recentBlockhash: blockhash }).add(...instructions).serialize({ requireAllSignatures: false }) });
   /** The refusal when the rule's criterion `needs` does not hold (or `cannot be decided`) for what was `observed`. */
-  const refusal = (needs: string, observed: string, why = 'does not hold') => ({ code: 'POLICY_DENIED', reason: `no rule accepted this; rule apiKey-transaction-sol needs ${needs}, which ${why}`, observed });
-  const overLamports = (moved: string) => refusal('the lamports moved <= 1000 lamports', `${moved} lamports moved`);
-  const uncounted = (limit: string) => refusal(`the lamports moved <= ${limit} lamports`, 'lamports not counted: a System instruction that is not a transfer or account creation, or one that cannot be read', 'cannot be decided');
+  const refusal = (needs: string, observed: string, why = 'does not hold') => ({ code: 'POLICY_DENIED', reason: `no rule accepted this; in rule apiKey-transaction-sol, "${needs}" ${why}`, observed });
+  const overLamports = (moved: string) => refusal('the amount of lamports moved is at most 1000 lamports', `${moved} lamports moved`);
+  const uncounted = (limit: string) => refusal(`the amount of lamports moved is at most ${limit} lamports`, 'lamports not counted: a System instruction that is not a transfer or account creation, or one that cannot be read', 'cannot be decided');
   /** The bound of a converted policy without sol.maxLamports: above any sum of u64 amounts, so the lamports must only be countable. */
   const countable = '1208925819614629174640640';
 
@@ -61,21 +61,21 @@ describe('signing policy of the first shape: sol', () => {
     const transfer = SystemProgram.transfer({ fromPubkey: wallet, toPubkey: other, lamports: 1 });
     const price = (microLamports: number) => ComputeBudgetProgram.setComputeUnitPrice({ microLamports });
     const limit = (units: number) => ComputeBudgetProgram.setComputeUnitLimit({ units });
-    const overFee = (fee: string) => refusal('the priority fee <= 1000000 micro-lamports', `${fee} micro-lamports of priority fee at most`);
+    const overFee = (fee: string) => refusal('the priority fee is at most 1000000 micro-lamports', `${fee} micro-lamports of priority fee at most`);
     expect(await outcome(rules, limit(100_000), price(10), transfer)).toBe('allowed');
     expect(await outcome(rules, limit(100_001), price(10), transfer)).toEqual(overFee('1000010'));
     expect(await outcome(rules, price(5), transfer)).toBe('allowed');
     expect(await outcome(rules, price(6), transfer)).toEqual(overFee('1200000'));
     expect(await outcome(rules, limit(1_400_000), price(1), transfer)).toEqual(overFee('1400000'));
     expect(await outcome(rules, price(1), price(1), transfer)).toEqual(
-      refusal('the priority fee <= 1000000 micro-lamports', 'priority fee unknown: a ComputeBudget instruction cannot be read or is given twice', 'cannot be decided'),
+      refusal('the priority fee is at most 1000000 micro-lamports', 'priority fee unknown: a ComputeBudget instruction cannot be read or is given twice', 'cannot be decided'),
     );
     expect(await outcome(DEFAULT_SIGNING_POLICY, limit(1_400_000), price(1_000_000_000), transfer)).toBe('allowed');
   });
 
   it('refuses an instruction of a program not listed, and one whose program is not among the account keys', async () => {
     const call = new TransactionInstruction({ programId: other, keys: [{ pubkey: wallet, isSigner: true, isWritable: false }], data: Buffer.from('x') });
-    expect(await outcome(system, call)).toEqual(refusal(`every program in [${SystemProgram.programId.toBase58()}]`, `program ${other.toBase58()} is not listed`));
+    expect(await outcome(system, call)).toEqual(refusal(`every program is in [${SystemProgram.programId.toBase58()}]`, `program ${other.toBase58()} is not listed`));
     expect(await outcome(withLimits({ programs: [other.toBase58()] }), call)).toBe('allowed');
     // A v0 message by hand: one signer, no lookup table, one instruction of 12 bytes whose program index (3) is past its one account key.
     const message = Buffer.concat([Buffer.from([0x80, 1, 0, 0, 1]), wallet.toBuffer(), Buffer.alloc(32, 7), Buffer.from([1, 3, 0, 12]), Buffer.alloc(12), Buffer.from([0])]);

@@ -20,7 +20,7 @@ describe('signing policy of the first shape: sui', () => {
   };
   const outcome = async (policy: SigningPolicy, commands: (tx: Transaction) => void, budget?: number) => firstShapeDecision(policy, { sui: await build(commands, budget) });
   /** The refusal when the rule's criterion `needs` does not hold for what was `observed`. */
-  const refusal = (needs: string, observed: string) => ({ code: 'POLICY_DENIED', reason: `no rule accepted this; rule apiKey-transaction-sui needs ${needs}, which does not hold`, observed });
+  const refusal = (needs: string, observed: string) => ({ code: 'POLICY_DENIED', reason: `no rule accepted this; in rule apiKey-transaction-sui, "${needs}" does not hold`, observed });
   const movesValue = (observed: string) => refusal('no transfer of coins or objects', observed);
 
   it('allows the framework calls that cannot move value, such as reading the clock', async () => {
@@ -58,7 +58,7 @@ describe('signing policy of the first shape: sui', () => {
     const rules = withLimits({ maxGasBudget: '10000000' });
     const clock = (tx: Transaction) => void tx.moveCall({ target: '0x2::clock::timestamp_ms', arguments: [tx.object.clock()] });
     expect(await outcome(rules, clock, 10_000_000)).toBe('allowed');
-    expect(await outcome(rules, clock, 10_000_001)).toEqual(refusal('the gas budget <= 10000000 MIST', 'gas budget 10000001 MIST'));
+    expect(await outcome(rules, clock, 10_000_001)).toEqual(refusal('the gas budget is at most 10000000 MIST', 'gas budget 10000001 MIST'));
   });
 
   it('refuses TransferObjects, SplitCoins and MergeCoins with transfers off', async () => {

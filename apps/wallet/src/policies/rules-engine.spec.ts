@@ -30,7 +30,7 @@ describe('signing policy rules', () => {
     const { facts, live } = message('x'.repeat(11));
     const decision = await evaluate([rule('short', 'accept', [{ type: 'messageLength', operator: '<=', value: '10' }])], apiKey, facts, live, noVelocity);
     expect(decision).toMatchObject({ decision: 'reject', ruleId: null, observed: '11 bytes' });
-    expect(decision.reason).toBe('no rule accepted this; rule short needs the length <= 10 bytes, which does not hold');
+    expect(decision.reason).toBe('no rule accepted this; in rule short, "the length is at most 10 bytes" does not hold');
     expect(await evaluate([], apiKey, facts, live, noVelocity)).toMatchObject({ decision: 'reject', ruleId: null, reason: 'no rule accepts messages on evm from an API key' });
   });
 

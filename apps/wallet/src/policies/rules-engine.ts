@@ -101,7 +101,7 @@ export async function evaluate(
   return {
     decision: 'reject',
     ruleId: null,
-    reason: `no rule accepted this; rule ${rule.id} needs ${criterionText(criterion, chain)}, which ${why}`,
+    reason: `no rule accepted this; in rule ${rule.id}, "${criterionText(criterion, chain)}" ${why}`,
     observed: outcome.observed,
     undecidable,
   };

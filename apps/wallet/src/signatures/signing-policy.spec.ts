@@ -45,7 +45,7 @@ describe('signing policy of the first shape: operations and evm', () => {
     // An invalid transaction offering a priority fee above its max fee is held to the larger of the two.
     expect(await firstShapeDecision(rules, tx({ type: 2, maxFeePerGas: 1, maxPriorityFeePerGas: 5000 }))).toEqual({
       code: 'POLICY_DENIED',
-      reason: 'no rule accepted this; rule apiKey-transaction-evm needs the most the fees may reach <= 21000000 wei, which does not hold',
+      reason: 'no rule accepted this; in rule apiKey-transaction-evm, "the most the fees may reach is at most 21000000 wei" does not hold',
       observed: 'fee 105000000 wei',
     });
   });

@@ -18,6 +18,7 @@ import {
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { keccak_256 } from '@noble/hashes/sha3';
 import type { FunctionFragment, Interface, Transaction } from 'ethers';
+import { LRUCache } from 'lru-cache';
 import { ChainSigner, CriterionOutcome, DecodedRequest, SigningFacts, bytesOfHex, decodedMessage } from './chain-signer';
 
 /**
@@ -362,22 +363,59 @@ function wholeNumber(value: unknown): bigint | undefined {
   if (typeof value === 'number') {
     return Number.isSafeInteger(value) ? BigInt(value) : undefined;
   }
-  return typeof value === 'string' && WHOLE_NUMBER.test(value) ? BigInt(value) : undefined;
+  if (typeof value !== 'string') {
+    return undefined;
+  }
+  // Read once: a policy's bounds are compared with every request, and a request's values with every rule.
+  if (!readNumbers.has(value)) {
+    if (readNumbers.size >= MAX_READ_NUMBERS) {
+      readNumbers.clear();
+    }
+    readNumbers.set(value, WHOLE_NUMBER.test(value) ? BigInt(value) : undefined);
+  }
+  return readNumbers.get(value);
 }
+
+const MAX_READ_NUMBERS = 10_000;
+const readNumbers = new Map<string, bigint | undefined>();
 
 /** Whether a condition's value stands for a number when read as either (an address is text, though hex). */
 const numberLike = (value: unknown): boolean => wholeNumber(value) !== undefined && !isAddress(value);
 
-/** Whether `observed` is `listed`: as numbers when both are and the reading allows, else as text, hex in any case. */
-function same(observed: unknown, listed: unknown, reading: Reading): boolean {
-  if (reading !== 'text' && numberLike(observed) && numberLike(listed)) {
-    return wholeNumber(observed) === wholeNumber(listed);
+/** A value as `same` compares it: its number when it stands for one, and its text (hex in lower case). */
+interface Comparable {
+  number: bigint | undefined;
+  text: string | undefined;
+  hex: boolean;
+}
+
+function comparable(value: unknown): Comparable {
+  const text = typeof value === 'string' ? value : undefined;
+  const hex = text !== undefined && HEX.test(text);
+  return { number: numberLike(value) ? wholeNumber(value) : undefined, text: hex ? text?.toLowerCase() : text, hex };
+}
+
+/** A policy's lists, read once each (a policy's values are compared with every request's). */
+const comparableLists = new WeakMap<unknown[], Comparable[]>();
+
+function comparableList(values: unknown[]): Comparable[] {
+  let list = comparableLists.get(values);
+  if (list === undefined) {
+    list = values.map(comparable);
+    comparableLists.set(values, list);
   }
-  if (reading === 'number' || typeof listed !== 'string') {
+  return list;
+}
+
+/** Whether `observed` is `listed`: as numbers when both are and the reading allows, else as text, hex in any case. */
+function same(observed: Comparable, listed: Comparable, reading: Reading, observedText: string): boolean {
+  if (reading !== 'text' && observed.number !== undefined && listed.number !== undefined) {
+    return observed.number === listed.number;
+  }
+  if (reading === 'number' || listed.text === undefined) {
     return false;
   }
-  const text = String(observed);
-  return HEX.test(text) && HEX.test(listed) ? text.toLowerCase() === listed.toLowerCase() : text === listed;
+  return observed.hex && listed.hex ? observed.text === listed.text : observedText === listed.text && !listed.hex;
 }
 
 function ordered(operator: string, observed: bigint, bound: bigint): boolean | undefined {
@@ -408,11 +446,13 @@ function conditionResult(condition: ValueCondition, observed: unknown, reading: 
     if (!Array.isArray(values) || (reading === 'number' && wholeNumber(observed) === undefined)) {
       return 'unknown';
     }
-    return values.some((value) => same(observed, value, reading)) === (operator === 'in') ? 'holds' : 'fails';
+    const seen = comparable(String(observed));
+    const read = { ...seen, number: numberLike(observed) ? wholeNumber(observed) : undefined };
+    return comparableList(values).some((value) => same(read, value, reading, String(observed))) === (operator === 'in') ? 'holds' : 'fails';
   }
   const { value } = condition as NumberCondition;
   if (operator === '==' && (reading === 'text' || (reading === 'any' && !numberLike(value)))) {
-    return same(observed, value, 'text') ? 'holds' : 'fails';
+    return same(comparable(String(observed)), comparable(value), 'text', String(observed)) ? 'holds' : 'fails';
   }
   const [number, bound] = [wholeNumber(observed), wholeNumber(value)];
   const holds = reading === 'text' || number === undefined || bound === undefined ? undefined : ordered(operator, number, bound);
@@ -504,12 +544,14 @@ interface AbiFunction {
   /** `transfer(address,uint256)` */
   signature: string;
   params: { name: string; type: string; reading: Reading; check: ValueCheck }[];
+  /** the parameter each condition's `param` names, found once */
+  indexes: Map<string, number | undefined>;
 }
 
 export const ABI_FUNCTION_LIMITS = { maxLength: 1_024, maxParams: 16, remembered: 256 } as const;
 /** Types a parameter may have: one value each (tuples and arrays are refused: their decoding costs are another matter). */
 const ELEMENTARY_TYPE = /^(address|bool|string|bytes[0-9]*|u?int[0-9]*)$/;
-const abiFunctions = new Map<string, AbiFunction | string>();
+const abiFunctions = new LRUCache<string, AbiFunction | string>({ max: ABI_FUNCTION_LIMITS.remembered });
 
 /**
  * A function fragment parsed, or what is wrong with it: remembered by its text (the most recently used 256), so a
@@ -519,11 +561,10 @@ function abiFunction(text: unknown): AbiFunction | string {
   if (typeof text !== 'string' || text.length > ABI_FUNCTION_LIMITS.maxLength) {
     return `must be a function fragment of at most ${ABI_FUNCTION_LIMITS.maxLength} characters`;
   }
-  const known = abiFunctions.get(text) ?? parsedFunction(text);
-  abiFunctions.delete(text);
-  abiFunctions.set(text, known);
-  if (abiFunctions.size > ABI_FUNCTION_LIMITS.remembered) {
-    abiFunctions.delete(abiFunctions.keys().next().value as string);
+  let known = abiFunctions.get(text);
+  if (known === undefined) {
+    known = parsedFunction(text);
+    abiFunctions.set(text, known);
   }
   return known;
 }
@@ -550,6 +591,7 @@ function parsedFunction(text: string): AbiFunction | string {
     selector: fragment.selector,
     signature: fragment.format('sighash'),
     params: inputs.map(({ name, type }) => ({ name, type, reading: /^u?int/.test(type) ? 'number' : 'text', check: abiValueCheck(type) })),
+    indexes: new Map(),
   };
 }
 
@@ -558,6 +600,13 @@ function parameterIndex(call: AbiFunction, param: unknown): number | undefined {
   if (typeof param !== 'string') {
     return undefined;
   }
+  if (!call.indexes.has(param)) {
+    call.indexes.set(param, indexOfParameter(call, param));
+  }
+  return call.indexes.get(param);
+}
+
+function indexOfParameter(call: AbiFunction, param: string): number | undefined {
   if (ARRAY_INDEX.test(param)) {
     return Number(param) < call.params.length ? Number(param) : undefined;
   }
@@ -570,7 +619,22 @@ function parameterIndex(call: AbiFunction, param: unknown): number | undefined {
  * exactly the canonical ABI encoding of a call of the function: ethers' decoder is lax (it ignores trailing bytes, and
  * reads a bool of 2 as true or a uint8 of 256 as 0), so what it decoded is encoded again and compared.
  */
-function decodedArguments(call: AbiFunction, data: string): string[] | undefined {
+function decodedArguments(call: AbiFunction, data: string, facts: SigningFacts): string[] | undefined {
+  // Rules that read the same function share one decoding per request: a policy of 50 rules decodes each function once.
+  let known = decodings.get(facts);
+  if (known === undefined) {
+    known = new Map();
+    decodings.set(facts, known);
+  }
+  if (!known.has(call)) {
+    known.set(call, strictlyDecoded(call, data));
+  }
+  return known.get(call);
+}
+
+const decodings = new WeakMap<SigningFacts, Map<AbiFunction, string[] | undefined>>();
+
+function strictlyDecoded(call: AbiFunction, data: string): string[] | undefined {
   try {
     const args = call.abi.decodeFunctionData(call.fragment, data).toArray(); // read inside `try`: some errors surface only then
     return call.abi.encodeFunctionData(call.fragment, args) === data.toLowerCase() ? args.map((arg) => String(arg)) : undefined;
@@ -600,7 +664,7 @@ function dataOutcome(criterion: DataCriterion, facts: SigningFacts): CriterionOu
   if (selector.toLowerCase() !== call.selector) {
     return outcome('fails', selector.length <= 2 ? 'no calldata' : selector.length < 10 ? `calldata ${shown(selector)}, shorter than a selector` : `selector ${selector}`);
   }
-  const args = typeof data === 'string' ? decodedArguments(call, data) : undefined;
+  const args = typeof data === 'string' ? decodedArguments(call, data, facts) : undefined;
   if (args === undefined) {
     return outcome('unknown', typeof data === 'string' ? `${call.signature} calldata that is not its exact ABI encoding` : `${call.signature} calldata of ${shown(facts.dataLength)} bytes, not stored`);
   }

@@ -1,6 +1,6 @@
 import { ChainName } from '@game-wallet/contracts';
 import { ChainSigner } from './chain-signer';
-import { evm } from './evm';
+import { evm, storedEvmFacts } from './evm';
 import { sol } from './sol';
 import { sui } from './sui';
 
@@ -18,10 +18,12 @@ export const CHAIN_SIGNERS = { evm, sol, sui } as const satisfies Readonly<Recor
 export const MAX_STORED_FACTS = 8_192;
 
 /**
- * The facts stored with a signing attempt: as read, when they are small (almost always); else only the operation,
- * chain and native value, marked `truncated` (a replay cannot decide the criteria that read the rest).
+ * The facts stored with a signing attempt: as read, when they are small (almost always; EVM calldata past 4 KiB is
+ * kept as its selector and length); else only the operation, chain and native value, marked `truncated` (a replay
+ * cannot decide the criteria that read the rest).
  */
 export function storedFacts(facts: SigningFacts): Record<string, unknown> {
-  const text = JSON.stringify(facts);
-  return text.length <= MAX_STORED_FACTS ? facts : { operation: facts.operation, chain: facts.chain, nativeValue: facts.nativeValue, truncated: true };
+  // EVM calldata past 4 KiB keeps its selector and length (an ABI criterion can still tell another function apart).
+  const kept = facts.chain === 'evm' ? storedEvmFacts(facts) : facts;
+  return JSON.stringify(kept).length <= MAX_STORED_FACTS ? kept : { operation: facts.operation, chain: facts.chain, nativeValue: facts.nativeValue, truncated: true };
 }

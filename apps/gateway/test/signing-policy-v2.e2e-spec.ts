@@ -211,6 +211,23 @@ describe('signing policy v2 through the console API', () => {
       expect(signed.body.details?.ruleId).toBe('no-spare-key');
     });
 
+    it('EVM transactions: a value criterion decides the dry run as it decides signing', async () => {
+      await putRules([{ id: 'small-values', action: 'accept', operation: 'transaction', chains: ['evm'], criteria: [{ type: 'evmValue', operator: '<=', value: '1000' }] }]);
+      try {
+        for (const [value, decision] of [['1000', 'accept'], ['1001', 'reject']] as const) {
+          const dryRun = await evaluate({ operation: 'transaction', chain: 'evm', credential: { kind: 'apiKey' }, payload: evmTransaction(value) });
+          expect([value, dryRun.body.decision]).toEqual([value, decision]);
+          const signed = await signEvm(evmTransaction(value));
+          expect([value, answer(signed)]).toEqual([value, decision === 'accept' ? '200' : '403 POLICY_DENIED']);
+          if (decision === 'reject') {
+            expect(signed.body.details).toEqual(detailsOf(dryRun.body));
+          }
+        }
+      } finally {
+        await putRules(rules());
+      }
+    });
+
     it.each([
       ['a message that is not base64', { operation: 'message', chain: 'evm', payload: 'hello!' }, 'payload: must be base64'],
       ['an EVM transaction with a field it does not have', { operation: 'transaction', chain: 'evm', payload: { chainId: 1, gas: 1 } }, 'payload: unknown field gas'],

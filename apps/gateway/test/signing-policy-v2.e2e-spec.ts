@@ -192,7 +192,7 @@ describe('signing policy v2 through the console API', () => {
         }
       }
       const long = await evaluate({ operation: 'message', chain: 'evm', credential: { kind: 'apiKey' }, payload: base64('a message far longer than sixteen bytes') });
-      expect(long.body).toMatchObject({ reason: 'no rule accepted this; rule short-messages needs the length <= 16 bytes, which does not hold', observed: '39 bytes' });
+      expect(long.body).toMatchObject({ reason: 'no rule accepted this; in rule short-messages, "the length is at most 16 bytes" does not hold', observed: '39 bytes' });
       const profile = await evaluate({ operation: 'message', chain: 'sol', credential: { kind: 'profile' }, payload: base64('hi') });
       expect(profile.body).toMatchObject({ decision: 'reject', ruleId: null, reason: 'no rule accepts messages on sol from a profile JWT' });
     });

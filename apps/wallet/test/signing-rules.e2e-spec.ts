@@ -223,7 +223,7 @@ describe('signing rules that cannot be walked around', () => {
       const transfer = await sui((transaction) => {
         transaction.moveCall({ target: '0x2::transfer::public_transfer', typeArguments: ['0x2::coin::Coin<0x2::sui::SUI>'], arguments: [transaction.gas, transaction.pure.address(recipient)] });
       });
-      expect(outcome(transfer)).toMatch(/^403 POLICY_DENIED: no rule accepted this; .*needs no transfer of coins or objects, which does not hold \(observed: Move call 0x2::transfer::public_transfer\)$/);
+      expect(outcome(transfer)).toMatch(/^403 POLICY_DENIED: no rule accepted this; in rule apiKey-transaction-sui, "no transfer of coins or objects" does not hold \(observed: Move call 0x2::transfer::public_transfer\)$/);
       const clock = await sui((transaction) => void transaction.moveCall({ target: '0x2::clock::timestamp_ms', arguments: [transaction.object.clock()] }));
       expect(outcome(clock)).toBe('allowed');
     });
@@ -280,7 +280,7 @@ describe('signing rules that cannot be walked around', () => {
 
     it('binds typed data to evm.contracts: a Permit for a token not listed is refused, as is one naming no verifying contract', async () => {
       await setPolicy((policy) => ({ ...policy, evm: { ...policy.evm, contracts: [shop] } }));
-      expect(outcome(await post('sign-typed-data', permit(token)))).toMatch(new RegExp(`^403 POLICY_DENIED: no rule accepted this; in rule apiKey-typed-data, "the verifying contract in \\[.*\\]" does not hold \\(observed: verifying contract ${token}\\)$`));
+      expect(outcome(await post('sign-typed-data', permit(token)))).toMatch(new RegExp(`^403 POLICY_DENIED: no rule accepted this; in rule apiKey-typed-data, "the verifying contract is in \\[.*\\]" does not hold \\(observed: verifying contract ${token}\\)$`));
       expect(outcome(await post('sign-typed-data', permit()))).toMatch(/^403 POLICY_DENIED: no rule accepted this; in rule apiKey-typed-data, "the verifying contract is in \[.*\]" cannot be decided/);
       expect(outcome(await post('sign-typed-data', permit(shop)))).toBe('allowed');
     });

@@ -3,7 +3,7 @@ import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, http
 import { RedisStreamsClient } from '@game-wallet/transport';
 import { Transaction as SuiTransaction } from '@mysten/sui/transactions';
 import { createTransferCheckedInstruction, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@solana/spl-token';
-import { Keypair, PublicKey, Transaction, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
+import { ComputeBudgetProgram, Keypair, PublicKey, SystemProgram, Transaction, TransactionInstruction, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
 import { Interface } from 'ethers';
 import Redis from 'ioredis';
 import { VelocityLimits } from '../src/policies/velocity';
@@ -81,6 +81,21 @@ describe('signing policy rules', () => {
     message: { owner: addresses.evm, spender, value, nonce: 0, deadline: 9_999_999_999 },
   });
 
+  /** Each case signed, and evaluated by the dry run first: the same decision and rule, as expected. */
+  const expectDecisions = async (cases: [string, string, unknown, PolicyEvaluationRequest['operation'], string][]): Promise<void> => {
+    for (const [name, route, body, operation, expected] of cases) {
+      const request = body as { chain: 'evm' | 'sol' | 'sui'; transaction?: unknown; message?: string };
+      const payload = operation === 'typed-data' ? body : operation === 'message' ? Buffer.from(request.message as string).toString('base64') : request.transaction;
+      const dry = await client.call(PATTERNS.wallet.evaluateSigningPolicy, {
+        payload: { gameId: game.gameId, evaluation: { operation, chain: operation === 'typed-data' ? 'evm' : request.chain, credential: { kind: 'apiKey', apiKeyId: game.keyId }, walletId: player.walletId, payload } },
+        principal: operator,
+      });
+      const signed = decisionOf(await sign(route, body));
+      expect([name, signed]).toEqual([name, expected]);
+      expect([name, dry.decision === 'accept' ? 'accept' : `reject ${dry.ruleId ?? 'none'}`]).toEqual([name, signed]);
+    }
+  };
+
   it('decides by the first rule that matches, on every chain, and the dry run gives the same decision and rule as signing', async () => {
     await put([
       { id: 'no-big-erc20', action: 'reject', operation: 'transaction', chains: ['evm'], criteria: [{ type: 'evmData', function: 'function transfer(address to, uint256 amount)', conditions: [{ param: 'amount', operator: '>', value: '1000000' }] }] },
@@ -109,16 +124,66 @@ describe('signing policy rules', () => {
       ['a claim', 'sign', { chain: 'evm', message: 'claim 42' }, 'message', 'accept'],
       ['anything else', 'sign', { chain: 'evm', message: 'transfer everything' }, 'message', 'reject none'],
     ];
-    for (const [name, route, body, operation, expected] of cases) {
-      const request = body as { chain: 'evm' | 'sol' | 'sui'; transaction?: unknown; message?: string };
-      const payload = operation === 'typed-data' ? body : operation === 'message' ? Buffer.from(request.message as string).toString('base64') : request.transaction;
-      const dry = await client.call(PATTERNS.wallet.evaluateSigningPolicy, {
-        payload: { gameId: game.gameId, evaluation: { operation, chain: operation === 'typed-data' ? 'evm' : request.chain, credential: { kind: 'apiKey', apiKeyId: game.keyId }, walletId: player.walletId, payload } },
-        principal: operator,
-      });
-      const signed = decisionOf(await sign(route, body));
-      expect([name, signed]).toEqual([name, expected]);
-      expect([name, dry.decision === 'accept' ? 'accept' : `reject ${dry.ruleId ?? 'none'}`]).toEqual([name, signed]);
+    await expectDecisions(cases);
+  });
+
+  it('allows and refuses by every criterion, the dry run deciding each case as signing does', async () => {
+    const only = (id: string, operation: PolicyRule['operation'], chains: PolicyRule['chains'], criteria: PolicyRule['criteria']): PolicyRule[] => [{ id, action: 'accept', operation, ...(chains === undefined ? {} : { chains }), criteria }];
+    const owner = () => new PublicKey(addresses.sol);
+    const solWith = (...instructions: TransactionInstruction[]) => ({
+      chain: 'sol',
+      transaction: new Transaction({ feePayer: owner(), recentBlockhash: blockhash }).add(...instructions).serialize({ requireAllSignatures: false }).toString('base64'),
+    });
+    const pay = (lamports: number) => SystemProgram.transfer({ fromPubkey: owner(), toPubkey: Keypair.generate().publicKey, lamports });
+    const suiWith = async (budget: number, build: (transaction: SuiTransaction) => void) => {
+      const transaction = new SuiTransaction();
+      transaction.setSender(addresses.sui);
+      transaction.setGasPrice(1000);
+      transaction.setGasBudget(budget);
+      transaction.setGasPayment([{ objectId: `0x${'22'.repeat(32)}`, version: '1', digest: '11111111111111111111111111111111' }]);
+      build(transaction);
+      return { chain: 'sui', transaction: Buffer.from(await transaction.build()).toString('base64') };
+    };
+    const clock = (transaction: SuiTransaction) => transaction.moveCall({ target: '0x2::clock::timestamp_ms', arguments: [transaction.object.clock()] });
+    const typed = (domain: Record<string, unknown>, primaryType = 'Permit'): TypedDataRequest => ({ ...permit(shop, '1'), domain: { name: 'Token', ...domain }, primaryType, ...(primaryType === 'Permit' ? {} : { types: { [primaryType]: [{ name: 'a', type: 'uint256' }] }, message: { a: 1 } }) });
+    const table: [PolicyRule[], [string, string, unknown, PolicyEvaluationRequest['operation'], string][]][] = [
+      [only('to-shop', 'transaction', ['evm'], [{ type: 'evmAddress', operator: 'in', values: [shop] }]), [
+        ['evmAddress: the shop', 'sign-transaction', evmTransaction({ to: shop }), 'transaction', 'accept'],
+        ['evmAddress: elsewhere', 'sign-transaction', evmTransaction({ to: '0x2222222222222222222222222222222222222222' }), 'transaction', 'reject none'],
+        ['evmAddress: a contract creation cannot be decided', 'sign-transaction', evmTransaction({ data: '0x6080' }), 'transaction', 'reject none'],
+      ]],
+      [only('small', 'transaction', ['evm'], [{ type: 'evmValue', operator: '<=', value: '100' }, { type: 'evmFee', operator: '<=', value: '60000' }, { type: 'evmContractCreation', allowed: false }]), [
+        ['evmValue and evmFee: within', 'sign-transaction', evmTransaction({ to: shop, value: '100' }), 'transaction', 'accept'],
+        ['evmValue: over', 'sign-transaction', evmTransaction({ to: shop, value: '101' }), 'transaction', 'reject none'],
+        ['evmFee: over', 'sign-transaction', evmTransaction({ to: shop, maxFeePerGas: '2' }), 'transaction', 'reject none'],
+        ['evmContractCreation: refused', 'sign-transaction', evmTransaction({ data: '0x6080' }), 'transaction', 'reject none'],
+      ]],
+      [only('domain', 'typed-data', ['evm'], [{ type: 'evmTypedDataVerifyingContract', operator: 'in', values: [shop] }, { type: 'evmTypedDataChainId', operator: 'in', values: ['8453'] }, { type: 'evmTypedDataPrimaryType', operator: 'not in', values: ['Order'] }]), [
+        ['typed data: the shop on Base', 'sign-typed-data', typed({ chainId: 8453, verifyingContract: shop }), 'typed-data', 'accept'],
+        ['evmTypedDataVerifyingContract: another', 'sign-typed-data', typed({ chainId: 8453, verifyingContract: '0x2222222222222222222222222222222222222222' }), 'typed-data', 'reject none'],
+        ['evmTypedDataChainId: another', 'sign-typed-data', typed({ chainId: 1, verifyingContract: shop }), 'typed-data', 'reject none'],
+        ['evmTypedDataPrimaryType: refused', 'sign-typed-data', typed({ chainId: 8453, verifyingContract: shop }, 'Order'), 'typed-data', 'reject none'],
+      ]],
+      [only('short', 'message', undefined, [{ type: 'messageLength', operator: '<=', value: '5' }]), [
+        ['messageLength: within', 'sign', { chain: 'sui', message: 'hello' }, 'message', 'accept'],
+        ['messageLength: over', 'sign', { chain: 'sui', message: 'hello!' }, 'message', 'reject none'],
+      ]],
+      [only('system', 'transaction', ['sol'], [{ type: 'solProgram', operator: 'in', values: [SystemProgram.programId.toBase58(), ComputeBudgetProgram.programId.toBase58()] }, { type: 'solLamports', operator: '<=', value: '1000' }, { type: 'solComputeUnitPrice', operator: '<=', value: '10' }, { type: 'solPriorityFee', operator: '<=', value: '2000000' }]), [
+        ['sol: within every bound', 'sign-transaction', solWith(ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 10 }), pay(1000)), 'transaction', 'accept'],
+        ['solLamports: over', 'sign-transaction', solWith(pay(1001)), 'transaction', 'reject none'],
+        ['solProgram: another program', 'sign-transaction', solWith(new TransactionInstruction({ programId: Keypair.generate().publicKey, keys: [], data: Buffer.from('x') })), 'transaction', 'reject none'],
+        ['solComputeUnitPrice: over', 'sign-transaction', solWith(ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 11 }), pay(1)), 'transaction', 'reject none'],
+        ['solPriorityFee: over', 'sign-transaction', solWith(ComputeBudgetProgram.setComputeUnitLimit({ units: 300_000 }), ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 10 }), pay(1)), 'transaction', 'reject none'],
+      ]],
+      [only('sui-bounds', 'transaction', ['sui'], [{ type: 'suiGasBudget', operator: '<=', value: '10000000' }, { type: 'suiPublish', allowed: false }]), [
+        ['suiGasBudget: within', 'sign-transaction', await suiWith(10_000_000, clock), 'transaction', 'accept'],
+        ['suiGasBudget: over', 'sign-transaction', await suiWith(10_000_001, clock), 'transaction', 'reject none'],
+        ['suiPublish: refused', 'sign-transaction', await suiWith(10_000_000, (transaction) => transaction.transferObjects([transaction.publish({ modules: [[1, 2, 3]], dependencies: ['0x1', '0x2'] })], addresses.sui)), 'transaction', 'reject none'],
+      ]],
+    ];
+    for (const [rules, cases] of table) {
+      await put(rules);
+      await expectDecisions(cases);
     }
   });
 

@@ -28,7 +28,7 @@ export class PolicyVersions1763741600000 implements MigrationInterface {
     for (const row of rows) {
       await queryRunner.query(
         `INSERT INTO wallet.signing_policy_versions (application_id, version, rules, created_at, created_by, origin) VALUES ($1, 1, $2, $3, 'system:migration', 'migrated')`,
-        [row.application_id, rulesOfPolicy(withPolicyDefaults(row.policy)), row.updated_at],
+        [row.application_id, JSON.stringify(rulesOfPolicy(withPolicyDefaults(row.policy)).rules), row.updated_at],
       );
     }
     await queryRunner.query(`UPDATE wallet.signing_policies SET version = 1`);

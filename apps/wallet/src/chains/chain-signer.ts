@@ -1,4 +1,4 @@
-import { AppError, ChainName, Criterion, EvmTransactionRequest, SignatureView, SignedTransactionView, SigningOperation, TransactionRequest, TypedDataRequest } from '@game-wallet/contracts';
+import { AppError, ChainName, Criterion, EvmTransactionRequest, NumberOperator, SignatureView, SignedTransactionView, SigningOperation, TransactionRequest, TypedDataRequest } from '@game-wallet/contracts';
 
 /**
  * What every chain's file exports: one signing request, from what the caller sent to the answer, in the steps the
@@ -42,6 +42,15 @@ export interface SigningFacts {
   /** the chain's own facts; each chain's file documents its shape */
   [fact: string]: unknown;
 }
+
+/** A number read from a request against a criterion's bound, by the criterion's operator. */
+export const COMPARE_NUMBERS: Readonly<Record<NumberOperator, (observed: bigint, bound: bigint) => boolean>> = {
+  '<=': (observed, bound) => observed <= bound,
+  '>=': (observed, bound) => observed >= bound,
+  '<': (observed, bound) => observed < bound,
+  '>': (observed, bound) => observed > bound,
+  '==': (observed, bound) => observed === bound,
+};
 
 export interface LiveFacts {
   message?: Uint8Array;

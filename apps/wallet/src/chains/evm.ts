@@ -19,7 +19,7 @@ import { secp256k1 } from '@noble/curves/secp256k1';
 import { keccak_256 } from '@noble/hashes/sha3';
 import type { FunctionFragment, Interface, Transaction } from 'ethers';
 import { LRUCache } from 'lru-cache';
-import { ChainSigner, CriterionOutcome, DecodedRequest, SigningFacts, bytesOfHex, decodedMessage } from './chain-signer';
+import { ChainSigner, CriterionOutcome, DecodedRequest, SigningFacts, bytesOfHex, decodedMessage, COMPARE_NUMBERS } from './chain-signer';
 
 /**
  * EVM chains: messages (EIP-191), transactions (EIP-1559 and legacy) and typed data (EIP-712) — decoded, read as the
@@ -419,20 +419,7 @@ function same(observed: Comparable, listed: Comparable, reading: Reading, observ
 }
 
 function ordered(operator: string, observed: bigint, bound: bigint): boolean | undefined {
-  switch (operator) {
-    case '<=':
-      return observed <= bound;
-    case '>=':
-      return observed >= bound;
-    case '<':
-      return observed < bound;
-    case '>':
-      return observed > bound;
-    case '==':
-      return observed === bound;
-    default:
-      return undefined;
-  }
+  return Object.hasOwn(COMPARE_NUMBERS, operator) ? COMPARE_NUMBERS[operator as keyof typeof COMPARE_NUMBERS](observed, bound) : undefined;
 }
 
 /** One condition against a single value read from the request (text, a number or a boolean); anything else is unknown. */

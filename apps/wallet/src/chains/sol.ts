@@ -1,4 +1,4 @@
-import { AppError, Criterion, NumberCondition, NumberOperator, SOL_PROGRAMS, SolInstructionAllowance, SolProgramName } from '@game-wallet/contracts';
+import { AppError, Criterion, NumberCondition, SOL_PROGRAMS, SolInstructionAllowance, SolProgramName } from '@game-wallet/contracts';
 import { ed25519 } from '@noble/curves/ed25519';
 import { COMPUTE_BUDGET_PROGRAM_ADDRESS, ComputeBudgetInstruction, parseComputeBudgetInstruction } from '@solana-program/compute-budget';
 import { MemoInstruction, SUPPORTED_MEMO_PROGRAM_ADDRESSES } from '@solana-program/memo';
@@ -29,7 +29,7 @@ import {
   isAddress,
 } from '@solana/kit';
 import { base58 } from '@scure/base';
-import { ChainSigner, CriterionOutcome, DecodedRequest, SigningFacts, decodedMessage } from './chain-signer';
+import { ChainSigner, CriterionOutcome, DecodedRequest, SigningFacts, decodedMessage, COMPARE_NUMBERS } from './chain-signer';
 import { SolanaMessage, SolanaWireTransaction, isSolanaTransaction, parseSolanaWireTransaction } from './sol-wire';
 
 /**
@@ -450,14 +450,6 @@ const DECIMAL = /^(0|[1-9][0-9]{0,39})$/;
 const decimal = (value: string): bigint | null => (DECIMAL.test(value) ? BigInt(value) : null);
 const MAX_OBSERVED = 200;
 
-const COMPARE: Record<NumberOperator, (observed: bigint, bound: bigint) => boolean> = {
-  '<=': (observed, bound) => observed <= bound,
-  '>=': (observed, bound) => observed >= bound,
-  '<': (observed, bound) => observed < bound,
-  '>': (observed, bound) => observed > bound,
-  '==': (observed, bound) => observed === bound,
-};
-
 const counted = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
 const knownProgram = (program: string): SolProgramName | null => SOL_PROGRAMS.find((name) => name === program) ?? KNOWN_PROGRAMS.get(program) ?? null;
 
@@ -583,7 +575,7 @@ function compared(condition: NumberCondition, observed: string | null, unit: str
   if (bound === null) {
     return { result: 'unknown', observed: `value ${condition.value} is not a decimal number` };
   }
-  return { result: COMPARE[condition.operator](BigInt(observed), bound) ? 'holds' : 'fails', observed: `${observed} ${unit}` };
+  return { result: COMPARE_NUMBERS[condition.operator](BigInt(observed), bound) ? 'holds' : 'fails', observed: `${observed} ${unit}` };
 }
 
 /** What is wrong with a `sol*` criterion beyond its JSON shape (see `ChainSigner.criterionProblem`). */

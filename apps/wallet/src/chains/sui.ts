@@ -1,9 +1,9 @@
-import { AppError, Criterion, NumberOperator, U64_MAX } from '@game-wallet/contracts';
+import { AppError, Criterion, U64_MAX } from '@game-wallet/contracts';
 import { ed25519 } from '@noble/curves/ed25519';
 import { blake2b } from '@noble/hashes/blake2b';
 import { bcs } from '@mysten/sui/bcs';
 import { SUI_FRAMEWORK_ADDRESS, normalizeSuiAddress } from '@mysten/sui/utils';
-import { ChainSigner, CriterionOutcome, DecodedRequest, SigningFacts, decodedMessage } from './chain-signer';
+import { ChainSigner, CriterionOutcome, DecodedRequest, SigningFacts, decodedMessage, COMPARE_NUMBERS } from './chain-signer';
 
 /**
  * Sui: personal messages and transactions (TransactionData in BCS, read with @mysten/sui's schema) — decoded, read
@@ -273,7 +273,7 @@ function suiCriterion(criterion: Criterion, facts: SigningFacts): CriterionOutco
       if (!DECIMAL.test(criterion.value)) {
         return { result: 'unknown', observed: `${observed}, the limit not a decimal` };
       }
-      return { result: compared(BigInt(gasBudget), criterion.operator, BigInt(criterion.value)) ? 'holds' : 'fails', observed };
+      return { result: COMPARE_NUMBERS[criterion.operator](BigInt(gasBudget), BigInt(criterion.value)) ? 'holds' : 'fails', observed };
     }
   }
 }
@@ -303,20 +303,6 @@ function allowedOutcome(allowed: boolean, found: SuiCommandFacts | undefined, no
   return { result: found && !allowed ? 'fails' : 'holds', observed: found ? observedOf(found) : none };
 }
 
-function compared(observed: bigint, operator: NumberOperator, limit: bigint): boolean {
-  switch (operator) {
-    case '<=':
-      return observed <= limit;
-    case '>=':
-      return observed >= limit;
-    case '<':
-      return observed < limit;
-    case '>':
-      return observed > limit;
-    case '==':
-      return observed === limit;
-  }
-}
 
 /** A command as an observed value: its kind, and a Move call's target (a system package short: 0x2, 0xdee9). */
 function observedOf({ kind, target }: SuiCommandFacts): string {

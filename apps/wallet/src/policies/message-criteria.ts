@@ -1,7 +1,7 @@
 import { Criterion, VelocityCriterion } from '@game-wallet/contracts';
 import { LRUCache } from 'lru-cache';
 import { RE2JS } from 're2js';
-import { CriterionOutcome, LiveFacts, SigningFacts } from '../chains/chain-signer';
+import { COMPARE_NUMBERS, CriterionOutcome, LiveFacts, SigningFacts } from '../chains/chain-signer';
 
 /**
  * The criteria of message signing, on every chain: a pattern the message must (or must not) match, and its length.
@@ -33,7 +33,7 @@ export function messageCriterion(criterion: Exclude<Criterion, VelocityCriterion
       if (length === undefined) {
         return { result: 'unknown', observed: 'the length is not known' };
       }
-      return { result: compare(BigInt(length), criterion.operator, BigInt(criterion.value)) ? 'holds' : 'fails', observed: `${length} bytes` };
+      return { result: COMPARE_NUMBERS[criterion.operator](BigInt(length), BigInt(criterion.value)) ? 'holds' : 'fails', observed: `${length} bytes` };
     }
     case 'messagePattern': {
       if (live?.message === undefined) {
@@ -72,17 +72,3 @@ export function messageCriterionProblem(criterion: Criterion): string | undefine
   return undefined;
 }
 
-export function compare(observed: bigint, operator: '<=' | '>=' | '<' | '>' | '==', bound: bigint): boolean {
-  switch (operator) {
-    case '<=':
-      return observed <= bound;
-    case '>=':
-      return observed >= bound;
-    case '<':
-      return observed < bound;
-    case '>':
-      return observed > bound;
-    case '==':
-      return observed === bound;
-  }
-}

@@ -3,7 +3,7 @@
  * to (generated from these types, see `view-schemas.json`). Types only.
  */
 import type { ErrorCode } from './error-codes';
-import type { PolicyDeniedDetails } from './signing-rules';
+import type { PolicyDeniedDetails, PolicyDifferenceView, SigningPolicyVersionView } from './signing-rules';
 import type { ApiKeyView, AuditEntryView, GameSummaryView, Page, ProfileView } from './identity';
 import type { ConsolePlayerView, WalletView } from './wallet';
 
@@ -28,6 +28,8 @@ export interface ApiKeyList {
 export type GamePage = Page<GameSummaryView>;
 export type AuditPage = Page<AuditEntryView>;
 export type ConsolePlayerPage = Page<ConsolePlayerView>;
+export type SigningPolicyVersionPage = Page<SigningPolicyVersionView>;
+export type PolicyDifferencePage = Page<PolicyDifferenceView>;
 
 /** One dependency in a health report: `up`, or `down` with a generic `message`. */
 export interface HealthIndicatorView {

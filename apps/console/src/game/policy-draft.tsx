@@ -36,7 +36,7 @@ function Decision({ decision }: { decision: Pick<PolicyDecision, 'decision' | 'r
   );
 }
 
-const DIFFERENCE_COLUMNS = ['Attempt', 'Wallet', 'Request', 'Active', 'Draft'] as const;
+const DIFFERENCE_COLUMNS = ['Attempt', 'Active', 'Draft'] as const;
 
 /** Signing attempts the draft decides otherwise than the active policy. */
 export function DifferencesTable({ items, caption }: { items: PolicyDifferenceView[]; caption: string }) {
@@ -56,13 +56,12 @@ export function DifferencesTable({ items, caption }: { items: PolicyDifferenceVi
         {items.map((item) => (
           <tr key={item.attemptId}>
             <td data-label="Attempt">
-              <DateTime value={item.at} />
-            </td>
-            <td data-label="Wallet">
-              <code title={item.walletId}>{item.walletId.slice(0, 8)}…</code>
-            </td>
-            <td data-label="Request" className="nowrap">
-              {item.operation} on {item.chain}
+              <div className="cell-stack">
+                <DateTime value={item.at} />
+                <span className="muted small">
+                  {item.operation} on {item.chain} · wallet <code title={item.walletId}>{item.walletId.slice(0, 8)}…</code>
+                </span>
+              </div>
             </td>
             <td data-label="Active">
               <Decision decision={item.active} />

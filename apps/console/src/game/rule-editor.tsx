@@ -50,10 +50,10 @@ function CriterionFields({ form, onChange }: { form: CriterionForm; onChange: (f
   switch (kind.shape) {
     case 'number':
       return (
-        <div className="field-row">
+        <>
           <SelectField label="Operator" value={form.operator} options={OPERATOR_OPTIONS.number} onChange={set('operator')} />
           <TextField label="Value" hint={kind.phrase?.hint} value={form.value} onChange={set('value')} numeric />
-        </div>
+        </>
       );
     case 'list':
       return (
@@ -126,10 +126,8 @@ function CriterionFields({ form, onChange }: { form: CriterionForm; onChange: (f
             onChange={set('scope')}
           />
           <TextField label="Window, in seconds" hint={HINTS.windowSeconds} value={form.windowSeconds} onChange={set('windowSeconds')} numeric />
-          <div className="field-row">
-            <TextField label="Most signatures" hint="Empty: no count limit." value={form.maxCount} onChange={set('maxCount')} numeric />
-            <TextField label="Most value moved" hint="In the chain's native unit (wei, lamports, MIST). Empty: no value limit." value={form.maxValue} onChange={set('maxValue')} numeric />
-          </div>
+          <TextField label="Most signatures" hint="Empty: no count limit." value={form.maxCount} onChange={set('maxCount')} numeric />
+          <TextField label="Most value moved" hint="In the chain's native unit (wei, lamports, MIST). Empty: no value limit." value={form.maxValue} onChange={set('maxValue')} numeric />
         </>
       );
   }
@@ -213,9 +211,11 @@ export function RuleEditor({
             <legend>Criterion {index + 1}</legend>
             <SelectField label="Type" value={criterion.type} options={typeOptions(criterion.type)} onChange={(type) => setCriterion(index, blankCriterion(type))} />
             <CriterionFields form={criterion} onChange={(next) => setCriterion(index, next)} />
-            <button type="button" className="button danger-ghost" onClick={() => set('criteria')(form.criteria.filter((_item, at) => at !== index))}>
-              Remove criterion {index + 1}
-            </button>
+            <div className="criterion-tools">
+              <button type="button" className="button compact danger-ghost" onClick={() => set('criteria')(form.criteria.filter((_item, at) => at !== index))}>
+                Remove criterion {index + 1}
+              </button>
+            </div>
           </fieldset>
         ))}
         <button type="button" className="button" disabled={fitting.length === 0} onClick={() => fitting[0] && set('criteria')([...form.criteria, blankCriterion(fitting[0])])}>

@@ -21,7 +21,7 @@ describe(RuleList.name, () => {
   it('shows each rule in order: its position, id, action and sentence', () => {
     renderList();
     const [first, , third] = within(screen.getByRole('list', { name: 'Active rules' })).getAllByRole('listitem');
-    expect(first).toHaveTextContent('1shopAcceptAccept transactions on evm when the value <= 10 wei.');
+    expect(first).toHaveTextContent(/^⠿1shopAccept↑↓EditDeleteAccept transactions on evm when the value <= 10 wei\.$/);
     expect(third).toHaveTextContent('Accept messages from profile JWTs.');
     expect(third).toHaveTextContent('Sign-in messages');
     expect(screen.getByRole('button', { name: 'Save policy' })).toBeDisabled();

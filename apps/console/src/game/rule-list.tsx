@@ -206,31 +206,31 @@ export function RuleList({
                     <span className="rule-position">{index + 1}</span>
                     <code className="rule-id">{rule.id}</code>
                     <ActionBadge action={rule.action} />
+                    <div className="rule-actions">
+                      <button type="button" id={controlId(key, 'up')} className="button compact" aria-label={`Move ${rule.id} up`} title="Move up (Alt+↑)" disabled={index === 0} onClick={() => move(key, index - 1, 'up')}>
+                        ↑
+                      </button>
+                      <button
+                        type="button"
+                        id={controlId(key, 'down')}
+                        className="button compact"
+                        aria-label={`Move ${rule.id} down`}
+                        title="Move down (Alt+↓)"
+                        disabled={index === items.length - 1}
+                        onClick={() => move(key, index + 1, 'down')}
+                      >
+                        ↓
+                      </button>
+                      <button type="button" id={controlId(key, 'edit')} className="button compact" aria-label={`Edit ${rule.id}`} disabled={editing !== null} onClick={() => setEditing(key)}>
+                        Edit
+                      </button>
+                      <button type="button" className="button compact danger-ghost" aria-label={`Delete ${rule.id}`} disabled={editing !== null} onClick={() => remove(key)}>
+                        Delete
+                      </button>
+                    </div>
                   </div>
                   <p className="rule-sentence">{ruleText(rule)}</p>
                   {rule.description ? <p className="muted small">{rule.description}</p> : null}
-                </div>
-                <div className="rule-actions">
-                  <button type="button" id={controlId(key, 'up')} className="button compact" aria-label={`Move ${rule.id} up`} title="Move up (Alt+↑)" disabled={index === 0} onClick={() => move(key, index - 1, 'up')}>
-                    ↑
-                  </button>
-                  <button
-                    type="button"
-                    id={controlId(key, 'down')}
-                    className="button compact"
-                    aria-label={`Move ${rule.id} down`}
-                    title="Move down (Alt+↓)"
-                    disabled={index === items.length - 1}
-                    onClick={() => move(key, index + 1, 'down')}
-                  >
-                    ↓
-                  </button>
-                  <button type="button" id={controlId(key, 'edit')} className="button compact" aria-label={`Edit ${rule.id}`} disabled={editing !== null} onClick={() => setEditing(key)}>
-                    Edit
-                  </button>
-                  <button type="button" className="button compact danger-ghost" aria-label={`Delete ${rule.id}`} disabled={editing !== null} onClick={() => remove(key)}>
-                    Delete
-                  </button>
                 </div>
               </li>
             );

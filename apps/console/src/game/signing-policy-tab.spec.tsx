@@ -134,7 +134,7 @@ describe(SigningPolicyTab.name, () => {
     expect(await meta(column)).toHaveTextContent(/Written against version 3 · saved .* by operator o2…\./);
     const differences = await within(column).findByRole('table', { name: 'Signing attempts the draft decides otherwise' });
     const row = within(differences).getAllByRole('row')[1]!;
-    expect(within(row).getByText('transaction on evm')).toBeInTheDocument();
+    expect(row.querySelector('td[data-label="Attempt"]')).toHaveTextContent(/transaction on evm · wallet 0193a2b4…$/);
     expect(row.querySelector('td[data-label="Active"]')).toHaveTextContent('Accept shop');
     expect(row.querySelector('td[data-label="Draft"]')).toHaveTextContent('Reject no rule accepted');
 

@@ -29,6 +29,8 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.spec.{ts,tsx}'],
     setupFiles: ['./src/test-setup.ts'],
+    // The console's own rule sentences are tested against the contract's (the app itself imports its types only).
+    alias: { '@game-wallet/contracts/signing-rules': fileURLToPath(new URL('../../libs/contracts/src/signing-rules.ts', import.meta.url)) },
     restoreMocks: true,
     unstubGlobals: true,
     reporters: ['default', fileURLToPath(new URL('../../tools/vitest-summary-reporter.mjs', import.meta.url))],

@@ -14,6 +14,8 @@ export default defineConfig({
   root: here,
   base: '/console/',
   plugins: [react()],
+  // The signing rules' sentences and scope are the contract's own code (a module with no dependency), bundled here.
+  resolve: { alias: { '@game-wallet/contracts/signing-rules': fileURLToPath(new URL('../../libs/contracts/src/signing-rules.ts', import.meta.url)) } },
   build: {
     outDir: fileURLToPath(new URL('../../dist/apps/console', import.meta.url)),
     emptyOutDir: true,
@@ -29,8 +31,6 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.spec.{ts,tsx}'],
     setupFiles: ['./src/test-setup.ts'],
-    // The console's own rule sentences are tested against the contract's (the app itself imports its types only).
-    alias: { '@game-wallet/contracts/signing-rules': fileURLToPath(new URL('../../libs/contracts/src/signing-rules.ts', import.meta.url)) },
     restoreMocks: true,
     unstubGlobals: true,
     reporters: ['default', fileURLToPath(new URL('../../tools/vitest-summary-reporter.mjs', import.meta.url))],

@@ -1,4 +1,4 @@
-import type { PolicyRule } from '@game-wallet/contracts/signing-rules';
+import type { PolicyRule } from '@game-wallet/contracts/views';
 
 /** Test data: rules that, together, hold every criterion type (each of its variants), for the console's tests. */
 export const KEY = '0193a2b4-5c6d-7e8f-9a0b-1c2d3e4f5a6b';

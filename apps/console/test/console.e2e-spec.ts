@@ -182,7 +182,7 @@ describe('web console (Chromium)', () => {
     await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).resolves.toBe('Edit no-transfer-talk');
     await press(active.getByRole('button', { name: 'Save policy' }));
     await page.getByText(/Signing policy saved as version 1/).waitFor();
-    await expect(active.locator('.rule').first().locator('.rule-sentence').textContent()).resolves.toBe('Reject messages when a message that matches /transfer/.');
+    await expect(active.locator('.rule').first().locator('.rule-sentence').textContent()).resolves.toBe('Reject messages when the message matches /transfer/.');
     await expect(active.locator('.policy-meta').textContent()).resolves.toMatch(/^Version 1 · changed .+ by you\.$/);
     const saved = await http<{ version: number; rules: unknown[] }>('GET', `${platform.baseUrl}/v1/console/games/${game.gameId}/signing-policy`, { bearer: operatorToken });
     expect([saved.body.version, saved.body.rules[0]]).toEqual([1, { id: 'no-transfer-talk', action: 'reject', operation: 'message', criteria: [{ type: 'messagePattern', pattern: 'transfer', match: true }] }]);
@@ -219,7 +219,7 @@ describe('web console (Chromium)', () => {
     const change = page.getByRole('row').filter({ hasText: 'Signing policy changed' });
     await change.waitFor();
     await expect(page.locator('td[data-label="Action"]').allTextContents()).resolves.toEqual(['Signing policy changed', 'API key created', 'Game created']);
-    await expect(change.getByRole('listitem').allTextContents()).resolves.toEqual(['version 1', 'added no-transfer-talk: Reject messages when a message that matches /transfer/.']);
+    await expect(change.getByRole('listitem').allTextContents()).resolves.toEqual(['version 1', 'added no-transfer-talk: Reject messages when the message matches /transfer/.']);
     await expect(change.locator('td[data-label="Actor"]').textContent()).resolves.toBe('You');
     await expect(change.textContent()).resolves.toMatch(/ip: 127\.0\.0\.1/);
   });

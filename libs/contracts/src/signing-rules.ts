@@ -283,8 +283,14 @@ export function criterionText(criterion: Criterion, chain?: ChainName): string {
       const limits = [...(criterion.maxCount === undefined ? [] : [`${criterion.maxCount} signatures`]), ...(criterion.maxValue === undefined ? [] : [`${criterion.maxValue} ${unit} moved`])];
       return `at most ${limits.join(' and ')} per ${criterion.scope} in ${windowText(criterion.windowSeconds)}`;
     }
-    default:
-      return `${SUBJECTS[criterion.type]} ${conditionText(criterion, UNITS[criterion.type])}`;
+    default: {
+      const subject: string | undefined = SUBJECTS[criterion.type];
+      if (subject === undefined) {
+        // Not a criterion of this contract (a newer one, read by an older console): its reader shows it otherwise.
+        throw new TypeError(`not a criterion type: ${String((criterion as { type: unknown }).type)}`);
+      }
+      return `${subject} ${conditionText(criterion, UNITS[criterion.type])}`;
+    }
   }
 }
 

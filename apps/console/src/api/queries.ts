@@ -20,7 +20,7 @@ import type {
   SigningPolicyDraftView,
   SigningPolicyVersionView,
   SigningPolicyView,
-} from '@game-wallet/contracts/signing-rules';
+} from '@game-wallet/contracts/views';
 import { ApiError, apiRequest, queryString } from './client';
 
 export const queryKeys = {

@@ -56,7 +56,7 @@ describe(AuditTab.name, () => {
     renderGameTab(<AuditTab />, game);
     const [deleted, started, updated] = (await screen.findAllByRole('row')).slice(1);
     expect(within(updated!).getByText('Signing policy changed')).toBeInTheDocument();
-    expect(within(updated!).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['version 2', 'added shop: Accept transactions on evm when the value <= 10 wei.']);
+    expect(within(updated!).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['version 2', 'added shop: Accept transactions on evm when the value is at most 10 wei.']);
     expect(within(updated!).getByText('ip: 198.51.100.7')).toBeInTheDocument();
     expect(updated!.textContent).not.toContain('"criteria"');
     expect(within(started!).getByText('Draft policy saved')).toBeInTheDocument();

@@ -1,4 +1,4 @@
-import type { CredentialKind, PolicyEvaluationRequest } from '@game-wallet/contracts/signing-rules';
+import type { CredentialKind, PolicyEvaluationRequest } from '@game-wallet/contracts/views';
 import type { ChainName, SigningOperation } from '@game-wallet/contracts/views';
 import type { Parsed } from './rule-form';
 

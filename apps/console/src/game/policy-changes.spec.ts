@@ -1,4 +1,4 @@
-import type { PolicyRule } from '@game-wallet/contracts/signing-rules';
+import type { PolicyRule } from '@game-wallet/contracts/views';
 import type { SigningPolicy } from '@game-wallet/contracts/views';
 import { describe, expect, it } from 'vitest';
 import { POLICY_DRAFT_DELETED, POLICY_DRAFT_UPDATED, POLICY_UPDATED, describePolicyChange, describePolicyValue, describeRuleChange, holdsRules, policyChanges } from './policy-changes';
@@ -71,12 +71,12 @@ describe('describeRuleChange', () => {
     ).toEqual([
       'version 4',
       'added no-sol: Reject transactions on sol.',
-      'changed shop: Accept transactions on evm when the value <= 10 wei. → Accept transactions on evm when the value <= 20 wei.',
+      'changed shop: Accept transactions on evm when the value is at most 10 wei. → Accept transactions on evm when the value is at most 20 wei.',
       'new order: shop, no-sol, messages',
     ]);
     expect(describeRuleChange(POLICY_UPDATED, { version: 5, fromDraft: true, before: [shop], after: [], difference: { added: [], removed: ['shop'], changed: [], reordered: false } })).toEqual([
       'version 5, the draft activated',
-      'removed shop: Accept transactions on evm when the value <= 10 wei.',
+      'removed shop: Accept transactions on evm when the value is at most 10 wei.',
     ]);
     expect(describeRuleChange(POLICY_UPDATED, { version: 6, before: [shop], after: [shop], difference: { added: [], removed: [], changed: [], reordered: false } })).toEqual(['version 6', 'no rule changed']);
   });
@@ -86,7 +86,7 @@ describe('describeRuleChange', () => {
       'draft started with 2 rules',
     ]);
     expect(describeRuleChange(POLICY_DRAFT_UPDATED, { before: [shop, messages], after: [messages], difference: { added: [], removed: ['shop'], changed: [], reordered: false } })).toEqual([
-      'removed shop: Accept transactions on evm when the value <= 10 wei.',
+      'removed shop: Accept transactions on evm when the value is at most 10 wei.',
     ]);
     expect(describeRuleChange(POLICY_DRAFT_DELETED, { before: [shop, messages], after: null, difference: { added: [], removed: ['shop', 'messages'], changed: [], reordered: false } })).toEqual([
       'draft deleted, with its 2 rules',
@@ -95,7 +95,7 @@ describe('describeRuleChange', () => {
 
   it('works out a difference an entry did not record, and shows a rule it cannot read as its JSON', () => {
     expect(describeRuleChange(POLICY_UPDATED, { before: [shop, messages], after: [messages, { ...shop, action: 'reject' }] })).toEqual([
-      'changed shop: Accept transactions on evm when the value <= 10 wei. → Reject transactions on evm when the value <= 10 wei.',
+      'changed shop: Accept transactions on evm when the value is at most 10 wei. → Reject transactions on evm when the value is at most 10 wei.',
       'new order: messages, shop',
     ]);
     const odd = { id: 'odd', criteria: [{ type: 'unknown' }] };

@@ -1,4 +1,4 @@
-import type { PolicyRule } from '@game-wallet/contracts/signing-rules';
+import type { PolicyRule } from '@game-wallet/contracts/views';
 import type { SigningPolicy } from '@game-wallet/contracts/views';
 import { ruleText } from './policy-rules';
 

@@ -1,4 +1,4 @@
-import type { PolicyDecision, PolicyDifferenceView, PolicyRule, SigningPolicyDraftView, SigningPolicyView } from '@game-wallet/contracts/signing-rules';
+import type { PolicyDecision, PolicyDifferenceView, PolicyRule, SigningPolicyDraftView, SigningPolicyView } from '@game-wallet/contracts/views';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { ApiError } from '../api/client';
 import { useActivateDraft, useDeleteDraft, useDraftDifferences, useReplayDraft, useSaveDraft, useSession } from '../api/queries';

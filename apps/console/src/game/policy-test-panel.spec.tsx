@@ -1,4 +1,4 @@
-import type { PolicyEvaluationView } from '@game-wallet/contracts/signing-rules';
+import type { PolicyEvaluationView } from '@game-wallet/contracts/views';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';

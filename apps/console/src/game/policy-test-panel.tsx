@@ -1,4 +1,4 @@
-import type { PolicyEvaluationView } from '@game-wallet/contracts/signing-rules';
+import type { PolicyEvaluationView } from '@game-wallet/contracts/views';
 import { type FormEvent, useId, useState } from 'react';
 import { ApiError } from '../api/client';
 import { useApiKeys, useEvaluatePolicy } from '../api/queries';

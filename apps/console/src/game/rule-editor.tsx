@@ -1,4 +1,5 @@
-import type { CriterionType, PolicyRule } from '@game-wallet/contracts/signing-rules';
+import { criterionText } from '@game-wallet/contracts/signing-rules';
+import type { Criterion, CriterionType, PolicyRule } from '@game-wallet/contracts/views';
 import type { SigningOperation } from '@game-wallet/contracts/views';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { CheckboxGroup, RadioGroup, SelectField, TextField } from '../ui/form';
@@ -52,14 +53,14 @@ function CriterionFields({ form, onChange }: { form: CriterionForm; onChange: (f
       return (
         <>
           <SelectField label="Operator" value={form.operator} options={OPERATOR_OPTIONS.number} onChange={set('operator')} />
-          <TextField label="Value" hint={kind.phrase?.hint} value={form.value} onChange={set('value')} numeric />
+          <TextField label="Value" hint={kind.hint} value={form.value} onChange={set('value')} numeric />
         </>
       );
     case 'list':
       return (
         <>
           <SelectField label="Operator" value={form.operator} options={OPERATOR_OPTIONS.list} onChange={set('operator')} />
-          <TextField label="Values, one a line" hint={kind.phrase?.hint} value={form.values} onChange={set('values')} multiline />
+          <TextField label="Values, one a line" hint={kind.hint} value={form.values} onChange={set('values')} multiline />
         </>
       );
     case 'allowed':
@@ -68,8 +69,8 @@ function CriterionFields({ form, onChange }: { form: CriterionForm; onChange: (f
           label="Condition"
           value={form.allowed ? 'yes' : 'no'}
           options={[
-            { value: 'no', label: kind.allowed?.no ?? 'not allowed' },
-            { value: 'yes', label: kind.allowed?.yes ?? 'allowed' },
+            { value: 'no', label: criterionText({ type: form.type, allowed: false } as Criterion) },
+            { value: 'yes', label: criterionText({ type: form.type, allowed: true } as Criterion) },
           ]}
           onChange={(value) => set('allowed')(value === 'yes')}
         />

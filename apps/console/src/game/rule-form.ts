@@ -8,7 +8,7 @@ import type {
   SolInstructionAllowance,
   ValueCondition,
   VelocityCriterion,
-} from '@game-wallet/contracts/signing-rules';
+} from '@game-wallet/contracts/views';
 import type { ChainName, SigningOperation } from '@game-wallet/contracts/views';
 import { CRITERIA, criterionFits } from './policy-rules';
 

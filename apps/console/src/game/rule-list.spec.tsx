@@ -1,4 +1,4 @@
-import type { PolicyRule } from '@game-wallet/contracts/signing-rules';
+import type { PolicyRule } from '@game-wallet/contracts/views';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -21,7 +21,7 @@ describe(RuleList.name, () => {
   it('shows each rule in order: its position, id, action and sentence', () => {
     renderList();
     const [first, , third] = within(screen.getByRole('list', { name: 'Active rules' })).getAllByRole('listitem');
-    expect(first).toHaveTextContent(/^⠿1shopAccept↑↓EditDeleteAccept transactions on evm when the value <= 10 wei\.$/);
+    expect(first).toHaveTextContent(/^⠿1shopAccept↑↓EditDeleteAccept transactions on evm when the value is at most 10 wei\.$/);
     expect(third).toHaveTextContent('Accept messages from profile JWTs.');
     expect(third).toHaveTextContent('Sign-in messages');
     expect(screen.getByRole('button', { name: 'Save policy' })).toBeDisabled();
@@ -87,7 +87,7 @@ describe(RuleList.name, () => {
     ]);
     await user.selectOptions(within(editor).getByLabelText('Type'), 'suiGasBudget');
     await user.type(within(editor).getByLabelText('Value'), '50000000');
-    expect(within(editor).getByText(/^Accept transactions on sui when the gas budget <= 50000000 MIST\.$/)).toBeInTheDocument();
+    expect(within(editor).getByText(/^Accept transactions on sui when the gas budget is at most 50000000 MIST\.$/)).toBeInTheDocument();
     await user.click(within(editor).getByRole('button', { name: 'Add rule' }));
     expect(order()).toEqual(['shop', 'no-sol', 'messages', 'sui-cap']);
     expect(screen.getByRole('button', { name: 'Edit sui-cap' })).toHaveFocus();
@@ -110,7 +110,7 @@ describe(RuleList.name, () => {
     await user.click(within(editor).getByRole('radio', { name: 'Reject' }));
     await user.click(within(editor).getByRole('button', { name: 'Update rule' }));
     expect(order()).toEqual(['shop-2', 'no-sol', 'messages']);
-    expect(screen.getByText('Reject transactions on evm when the value <= 10 wei.')).toBeInTheDocument();
+    expect(screen.getByText('Reject transactions on evm when the value is at most 10 wei.')).toBeInTheDocument();
   });
 
   it('deletes a rule, and discards every change on request', async () => {

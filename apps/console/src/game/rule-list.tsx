@@ -1,4 +1,4 @@
-import type { PolicyRule } from '@game-wallet/contracts/signing-rules';
+import type { PolicyRule } from '@game-wallet/contracts/views';
 import { type DragEvent, type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { ruleText } from './policy-rules';
 import { RuleEditor } from './rule-editor';

@@ -1,4 +1,4 @@
-import type { PolicyDifferenceView, SigningPolicyDraftView, SigningPolicyView } from '@game-wallet/contracts/signing-rules';
+import type { PolicyDifferenceView, SigningPolicyDraftView, SigningPolicyView } from '@game-wallet/contracts/views';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -47,7 +47,7 @@ describe(SigningPolicyTab.name, () => {
     renderGameTab(<SigningPolicyTab />, game);
     const rules = await screen.findByRole('list', { name: 'Active rules' });
     expect(within(rules).getAllByRole('listitem').map((item) => item.querySelector('.rule-sentence')?.textContent)).toEqual([
-      'Accept transactions on evm when the value <= 10 wei.',
+      'Accept transactions on evm when the value is at most 10 wei.',
       'Accept messages.',
     ]);
     expect(await meta(activeColumn())).toHaveTextContent(/^Version 3 · changed .* by you\.$/);

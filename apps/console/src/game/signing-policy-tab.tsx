@@ -1,4 +1,4 @@
-import type { PolicyRule, SigningPolicyVersionView, SigningPolicyView } from '@game-wallet/contracts/signing-rules';
+import type { PolicyRule, SigningPolicyVersionView, SigningPolicyView } from '@game-wallet/contracts/views';
 import { useId, useState } from 'react';
 import { useSaveSigningPolicy, useSession, useSigningPolicy, useSigningPolicyDraft, useSigningPolicyVersions } from '../api/queries';
 import { DateTime } from '../ui/date-time';

@@ -84,7 +84,13 @@ export default tseslint.config(
         'error',
         {
           paths: [{ name: '@game-wallet/contracts', message: 'Import the browser-safe types from @game-wallet/contracts/views.' }],
-          patterns: [{ group: ['@game-wallet/*', '!@game-wallet/contracts/views'], message: 'The console shares types only.', allowTypeImports: true }],
+          patterns: [
+            {
+              regex: '^@game-wallet/(?!contracts/(views|signing-rules)$)',
+              message: 'The console shares types only, and the signing rules (a module with no dependency: their sentences and scope).',
+              allowTypeImports: true,
+            },
+          ],
         },
       ],
       'no-restricted-syntax': [

@@ -18,11 +18,12 @@ import { parseArgs } from 'node:util';
 import { ROUNDS, ROUND_SECONDS, ROUND_WARMUP_SECONDS, json, machine, measure, median, pairedRounds, root, startPlatform } from './lib/platform.mjs';
 import { cpuSnapshot } from './lib/cpu-share.mjs';
 import { writeReport } from './lib/report.mjs';
+import { ONE_RULE, fiftyRules, shopTransfer } from './policy/rules.mjs';
 
 const require = createRequire(import.meta.url);
 const { values: args } = parseArgs({ options: { only: { type: 'string' }, rounds: { type: 'string' } } });
 const ROUND_COUNT = Number(args.rounds ?? ROUNDS);
-const SCENARIOS = ['wallet-read-key', 'wallet-read-jwt', 'auth', 'sign-evm', 'sign-sol', 'sign-sui', 'player-create', 'hsm', 'transport'];
+const SCENARIOS = ['wallet-read-key', 'wallet-read-jwt', 'auth', 'sign-evm', 'sign-sol', 'sign-sui', 'sign-policy', 'player-create', 'hsm', 'transport'];
 const only = args.only ? args.only.split(',') : SCENARIOS;
 for (const name of only) {
   if (!SCENARIOS.includes(name)) throw new Error(`unknown scenario ${name}; known: ${SCENARIOS.join(', ')}`);
@@ -106,6 +107,29 @@ function es256Micros(seconds = 1) {
   return Math.round((used.user + used.system) / signed);
 }
 
+/**
+ * The rules engine's own cost for the benchmark's transaction under the 50 rules, in this process (the wallet's
+ * compiled code): µs per evaluation, velocity answered at once (its Redis call is in the paired scenario's CPU table).
+ */
+async function policyEvaluationMicros(rules, seconds = 2) {
+  const { evaluate } = require(join(root, 'dist/out-tsc/apps/wallet/src/policies/rules-engine'));
+  const { CHAIN_SIGNERS } = require(join(root, 'dist/out-tsc/apps/wallet/src/chains'));
+  const decoded = await CHAIN_SIGNERS.evm.transaction(shopTransfer());
+  const credential = { kind: 'apiKey', apiKeyId: '0190a0a0-0000-7000-8000-0000000000ff' };
+  const room = async () => undefined;
+  const first = await evaluate(rules, credential, decoded.facts, decoded.live, room);
+  if (first.decision !== 'accept' || first.ruleId !== 'shop-transfers') throw new Error(`the 50 rules decided ${first.decision} by ${first.ruleId}`);
+  const started = process.cpuUsage();
+  const until = performance.now() + seconds * 1000;
+  let evaluated = 0;
+  while (performance.now() < until) {
+    await evaluate(rules, credential, decoded.facts, decoded.live, room);
+    evaluated += 1;
+  }
+  const used = process.cpuUsage(started);
+  return Math.round(((used.user + used.system) / evaluated) * 10) / 10;
+}
+
 const results = { machine: machine(), rounds: ROUND_COUNT, roundSeconds: ROUND_SECONDS, warmupSeconds: ROUND_WARMUP_SECONDS, scenarios: {}, floors: {} };
 const resultsFolder = join(root, 'bench', 'results');
 /** Writes what has been measured so far (after each scenario, so a failure later keeps the earlier ones). */
@@ -174,6 +198,23 @@ try {
       pairs: rounds.pairs.map((pair) => ({ hello: pair.a.rps, scenario: pair.b.rps, ratio: pair.ratio, p99: pair.b.p99 })),
       errors: rounds.pairs.reduce((sum, pair) => sum + pair.a.errors + pair.a.non2xx + pair.b.errors + pair.b.non2xx, 0),
     };
+    await save();
+  }
+
+  if (only.includes('sign-policy')) {
+    // The same EVM transaction signed in two games of this platform, paired: one whose policy is a single accept rule,
+    // one whose 50 rules (ABI calldata and velocity among them) all apply and the last accepts it.
+    console.log('--- sign-policy');
+    const side = async (name, rules) => {
+      const sideGame = await platform.game();
+      await json('PUT', `${platform.baseUrl}/v1/console/games/${sideGame.gameId}/signing-policy`, { rules }, { authorization: `Bearer ${sideGame.operatorToken}` });
+      const signer = await json('POST', `${platform.coreUrl}/v1/player/create`, { uniqueId: `bench-policy-${name}` }, { 'x-api-key': sideGame.key });
+      return { name, options: post(`${platform.baseUrl}/v1/wallet/${signer.walletId}/sign-transaction`, { chain: 'evm', transaction: shopTransfer() }, { 'x-api-key': sideGame.key }) };
+    };
+    const fifty = fiftyRules();
+    const rounds = await pairedRounds(await side('sign-transaction evm, one accept rule', ONE_RULE), await side('sign-transaction evm, 50 rules', fifty), { rounds: ROUND_COUNT });
+    results.scenarios['sign-policy'] = pairedResult('POST /v1/wallet/{id}/sign-transaction, evm, 50 rules (ABI calldata, velocity) against one', 'one accept rule', rounds);
+    results.floors.policyEvaluationMicros = await policyEvaluationMicros(fifty);
     await save();
   }
 

@@ -14,6 +14,8 @@ export default defineConfig({
   root: here,
   base: '/console/',
   plugins: [react()],
+  // The signing rules' sentences and scope are the contract's own code (a module with no dependency), bundled here.
+  resolve: { alias: { '@game-wallet/contracts/signing-rules': fileURLToPath(new URL('../../libs/contracts/src/signing-rules.ts', import.meta.url)) } },
   build: {
     outDir: fileURLToPath(new URL('../../dist/apps/console', import.meta.url)),
     emptyOutDir: true,

@@ -97,12 +97,12 @@ export async function startPlatform(name, apps = START_ORDER, { extraEnv = {} } 
         await client.end();
       }
     },
-    /** A game with an API key, made through the console API. */
+    /** A game with an API key, made through the console API, and the console token it was made with. */
     async game() {
       const { token } = await json('POST', `${baseUrl}/v1/console/session`, launcher.consoleOperator());
       const game = await json('POST', `${baseUrl}/v1/console/games`, { name: 'Bench' }, { authorization: `Bearer ${token}` });
       const key = await json('POST', `${baseUrl}/v1/console/games/${game.id}/api-keys`, { name: 'bench' }, { authorization: `Bearer ${token}` });
-      return { gameId: game.id, key: key.key, keyId: key.id };
+      return { gameId: game.id, key: key.key, keyId: key.id, operatorToken: token };
     },
     /** Stops everything and exits with 1 if the benchmark still runs after `ms`; returns what cancels that. */
     timeLimit(ms) {

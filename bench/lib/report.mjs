@@ -75,6 +75,8 @@ export const TARGETS = {
   authenticate: 0.35,
   transport: 2,
   rssMb: 200,
+  signPolicy: 0.9,
+  policyEvaluationMicros: 50,
 };
 
 function targetRows({ scenarios, floors = {}, peakRssMb, rssAtEndMb }) {
@@ -161,6 +163,25 @@ function targetRows({ scenarios, floors = {}, peakRssMb, rssAtEndMb }) {
         ? ''
         : `machine CPU per request ${ours} µs against ${builtin}; both include the HTTP side of bare hello (${http} µs with its load generator), so the transports' own parts are ${ours - http} against ${builtin - http} µs (${ratio((builtin - http) / (ours - http))}), and ${TARGETS.transport} × overall needs ours ≤ ${Math.round(builtin / TARGETS.transport - http)} µs; of ours, the service process and Redis alone take ${serviceSide} µs`,
     ]);
+  }
+  const policy = scenarios['sign-policy'];
+  if (policy) {
+    const walletOf = (side) => side.cpuMicrosPerRequest.wallet ?? 0;
+    const added = walletOf(policy.median.b) - walletOf(policy.median.a);
+    rows.push([
+      `signing under 50 rules ≥ ${TARGETS.signPolicy} × one accept rule`,
+      ratio(policy.ratio),
+      policy.ratio >= TARGETS.signPolicy,
+      `the wallet's CPU per signature ${walletOf(policy.median.b)} µs against ${walletOf(policy.median.a)} (${added} µs more: the 50 rules, their velocity count in Redis and the facts kept with the attempt)`,
+    ]);
+    if (floors.policyEvaluationMicros !== undefined) {
+      rows.push([
+        `evaluating the 50 rules ≤ ${TARGETS.policyEvaluationMicros} µs per request`,
+        `${floors.policyEvaluationMicros} µs`,
+        floors.policyEvaluationMicros <= TARGETS.policyEvaluationMicros,
+        "the wallet's compiled rules engine in the benchmark process, every rule applying, the calldata decoded by ABI for each rule that reads it (its fragment parsed once), velocity answered at once",
+      ]);
+    }
   }
   const peaks = Object.entries(peakRssMb ?? {}).filter(([, mb]) => mb !== null);
   if (peaks.length > 0) {

@@ -10,17 +10,17 @@ type Answer = { status: number; body?: unknown; headers?: Record<string, string>
 
 /**
  * Stubs `fetch` for a component test: `answers` maps `METHOD /path` (the console API path, query included) to an
- * answer, or to a function of the request body. Returns the calls made.
+ * answer, or to a function of the request body. Returns the calls made, with the headers each was sent with.
  */
 export function stubApi(answers: Record<string, Answer | ((body: unknown) => Answer)>) {
-  const calls: { method: string; path: string; body: unknown }[] = [];
+  const calls: { method: string; path: string; body: unknown; headers: Record<string, string> }[] = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init: RequestInit = {}) => {
       const method = init.method ?? 'GET';
       const path = url.replace(/^\/v1\/console/, '');
       const body: unknown = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
-      calls.push({ method, path, body });
+      calls.push({ method, path, body, headers: { ...(init.headers as Record<string, string> | undefined) } });
       const entry = answers[`${method} ${path}`];
       const answer = typeof entry === 'function' ? entry(body) : (entry ?? { status: 404, body: { message: `no stub for ${method} ${path}`, code: 'NOT_FOUND' } });
       return new Response(answer.status === 204 ? null : JSON.stringify(answer.body ?? {}), {

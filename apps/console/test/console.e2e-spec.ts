@@ -1,7 +1,7 @@
 import { GameFixture, TestPlatform, consoleToken, createGame, http, waitFor } from '@game-wallet/testing';
 import { Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { WatchedPage, launchChromium, openPage, openSignedIn, signInThroughForm } from './browser';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
@@ -148,61 +148,137 @@ describe('web console (Chromium)', () => {
     ]);
   });
 
-  it("edits a game's signing policy: a refused value shows the platform's message, a saved one is what the API answers and the form shows after a reload, and the audit trail shows what changed", async () => {
+  it("edits a game's signing policy as rules: a rule added and moved to the top by keyboard alone is saved over the version read and shown in its sentence; a rule the platform refuses shows its message; a request tested shows the decision; the audit trail tells the change", async () => {
     const game = await createGame(platform, operatorToken, 'Policy game');
     const { page } = await newPage();
     await openSignedIn(page, platform, `/games/${game.gameId}/signing-policy`);
-    const clients = page.getByRole('group', { name: 'Profile JWTs (game clients) may sign' });
-    await expect(clients.getByRole('checkbox', { name: 'Messages' }).isChecked()).resolves.toBe(true);
-    await expect(clients.getByRole('checkbox', { name: 'Transactions' }).isChecked()).resolves.toBe(false);
+    const active = page.getByRole('region', { name: 'Active policy' });
+    const ruleIds = () => active.getByRole('list', { name: 'Active rules' }).locator('.rule-id').allTextContents();
+    const press = async (control: Locator, key = 'Enter') => {
+      await control.focus();
+      await page.keyboard.press(key);
+    };
+    await active.getByRole('list', { name: 'Active rules' }).waitFor();
+    await expect(ruleIds()).resolves.toEqual(['apiKey-message', 'apiKey-transaction-evm', 'apiKey-transaction-sol', 'apiKey-transaction-sui', 'apiKey-typed-data', 'profile-message']);
+    await expect(active.locator('.policy-meta').textContent()).resolves.toBe('Version 0: the default policy, never changed.');
 
-    await page.getByLabel('Most wei per transaction').fill('a lot');
-    await page.getByRole('button', { name: 'Save policy' }).click();
-    await expect(page.getByRole('alert').textContent()).resolves.toBe('evm.maxValueWei: must be a whole number in decimal digits');
+    // Keyboard only: add the rule, move it to the top with Alt+↑ from its focused Edit button, save.
+    await press(active.getByRole('button', { name: 'Add a rule' }));
+    const editor = active.getByRole('form', { name: 'New rule' });
+    await expect(editor.getByLabel('Rule id').evaluate((input) => input === document.activeElement)).resolves.toBe(true);
+    await editor.getByLabel('Rule id').fill('no-transfer-talk');
+    await press(editor.getByRole('radio', { name: 'Reject' }), 'Space');
+    await press(editor.getByRole('button', { name: 'Add a criterion' }));
+    await expect(editor.getByLabel('Type').inputValue()).resolves.toBe('messagePattern');
+    await editor.getByLabel('Pattern').fill('transfer');
+    await editor.getByLabel('Pattern').press('Enter');
+    await expect(ruleIds()).resolves.toEqual(['apiKey-message', 'apiKey-transaction-evm', 'apiKey-transaction-sol', 'apiKey-transaction-sui', 'apiKey-typed-data', 'profile-message', 'no-transfer-talk']);
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).resolves.toBe('Edit no-transfer-talk');
+    for (let step = 0; step < 6; step++) {
+      await page.keyboard.press('Alt+ArrowUp');
+    }
+    await expect(ruleIds()).resolves.toEqual(['no-transfer-talk', 'apiKey-message', 'apiKey-transaction-evm', 'apiKey-transaction-sol', 'apiKey-transaction-sui', 'apiKey-typed-data', 'profile-message']);
+    await expect(active.getByRole('status').textContent()).resolves.toBe('Rule no-transfer-talk moved to position 1 of 7.');
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).resolves.toBe('Edit no-transfer-talk');
+    await press(active.getByRole('button', { name: 'Save policy' }));
+    await page.getByText(/Signing policy saved as version 1/).waitFor();
+    await expect(active.locator('.rule').first().locator('.rule-sentence').textContent()).resolves.toBe('Reject messages when the message matches /transfer/.');
+    await expect(active.locator('.policy-meta').textContent()).resolves.toMatch(/^Version 1 · changed .+ by you\.$/);
+    const saved = await http<{ version: number; rules: unknown[] }>('GET', `${platform.baseUrl}/v1/console/games/${game.gameId}/signing-policy`, { bearer: operatorToken });
+    expect([saved.body.version, saved.body.rules[0]]).toEqual([1, { id: 'no-transfer-talk', action: 'reject', operation: 'message', criteria: [{ type: 'messagePattern', pattern: 'transfer', match: true }] }]);
 
-    await page.getByLabel('Most wei per transaction').fill('1000');
-    await clients.getByRole('checkbox', { name: 'Transactions' }).check();
-    await page.getByLabel('Allowed chain ids').fill('1, 8453');
-    await page.getByLabel('Most fees per transaction, in wei').fill('21000000000000');
-    await page.getByLabel('Allowed typed-data primary types').fill('Order\nPermit');
-    await page.getByLabel('Most priority fee per transaction, in micro-lamports').fill('5000000');
-    await page.getByLabel('Most gas budget per transaction, in MIST').fill('50000000');
-    await page.getByRole('checkbox', { name: 'Allow transferring, splitting and merging coins' }).uncheck();
-    await page.getByRole('button', { name: 'Save policy' }).click();
-    await page.getByText(/Signing policy saved/).waitFor();
-    const saved = await http<Record<string, unknown>>('GET', `${platform.baseUrl}/v1/console/games/${game.gameId}/signing-policy`, { bearer: operatorToken });
-    expect(saved.body).toEqual({
-      operations: { apiKey: ['message', 'transaction', 'typed-data'], profile: ['message', 'transaction'] },
-      evm: { chainIds: ['1', '8453'], maxValueWei: '1000', maxFeeWei: '21000000000000', contracts: null, typedDataPrimaryTypes: ['Order', 'Permit'] },
-      sol: { programs: null, maxLamports: null, maxPriorityMicroLamports: '5000000' },
-      sui: { packages: null, allowTransfers: false, maxGasBudget: '50000000' },
-    });
+    // A rule the wallet service refuses: its message names the rule and the field, next to Save.
+    await active.getByRole('button', { name: 'Add a rule' }).click();
+    await editor.getByLabel('Rule id').fill('bad-call');
+    await editor.getByLabel('Operation').selectOption('transaction');
+    await editor.getByRole('checkbox', { name: 'EVM' }).check();
+    await editor.getByRole('button', { name: 'Add a criterion' }).click();
+    await editor.getByLabel('Type').selectOption('evmData');
+    await editor.getByLabel('Function').fill('transfer(');
+    await editor.getByRole('button', { name: 'Add rule' }).click();
+    await active.getByRole('button', { name: 'Save policy' }).click();
+    await expect(active.getByRole('alert').textContent()).resolves.toMatch(/^rules\.7 \(bad-call\)\.criteria\.0 \(evmData\): /);
+    await active.getByRole('button', { name: 'Discard changes' }).click();
+    await expect(ruleIds()).resolves.toHaveLength(7);
+
+    // Test a request: the message the new rule refuses, then one it lets through.
+    const panel = page.getByRole('region', { name: 'Test a request' });
+    await panel.getByLabel('Message, as text').fill('please transfer 5 coins');
+    await panel.getByRole('button', { name: 'Test' }).click();
+    await expect(panel.locator('.evaluation-decision').textContent()).resolves.toBe('Refused by rule no-transfer-talk');
+    await panel.getByLabel('Message, as text').fill('hello');
+    await panel.getByRole('button', { name: 'Test' }).click();
+    await panel.getByText('by rule apiKey-message').waitFor();
+    await expect(panel.locator('.evaluation-decision').textContent()).resolves.toBe('Accepted by rule apiKey-message');
 
     await page.reload();
-    await expect(page.getByLabel('Most fees per transaction, in wei').inputValue()).resolves.toBe('21000000000000');
-    await expect(page.getByLabel('Allowed typed-data primary types').inputValue()).resolves.toBe('Order\nPermit');
-    await expect(page.getByLabel('Most priority fee per transaction, in micro-lamports').inputValue()).resolves.toBe('5000000');
-    await expect(page.getByLabel('Most gas budget per transaction, in MIST').inputValue()).resolves.toBe('50000000');
-    await expect(page.getByRole('checkbox', { name: 'Allow transferring, splitting and merging coins' }).isChecked()).resolves.toBe(false);
+    await active.getByRole('list', { name: 'Active rules' }).waitFor();
+    await expect(ruleIds()).resolves.toEqual(['no-transfer-talk', 'apiKey-message', 'apiKey-transaction-evm', 'apiKey-transaction-sol', 'apiKey-transaction-sui', 'apiKey-typed-data', 'profile-message']);
 
-    // The refused value changed nothing; the saved policy is one entry, its changed fields in the form's order.
     await tab(page, 'Audit').click();
     const change = page.getByRole('row').filter({ hasText: 'Signing policy changed' });
     await change.waitFor();
     await expect(page.locator('td[data-label="Action"]').allTextContents()).resolves.toEqual(['Signing policy changed', 'API key created', 'Game created']);
-    await expect(change.getByRole('listitem').allTextContents()).resolves.toEqual([
-      'operations.profile: message → message, transaction',
-      'evm.chainIds: any → 1, 8453',
-      'evm.maxValueWei: any → 1000',
-      'evm.maxFeeWei: any → 21000000000000',
-      'evm.typedDataPrimaryTypes: any → Order, Permit',
-      'sol.maxPriorityMicroLamports: any → 5000000',
-      'sui.maxGasBudget: any → 50000000',
-      'sui.allowTransfers: true → false',
-    ]);
+    await expect(change.getByRole('listitem').allTextContents()).resolves.toEqual(['version 1', 'added no-transfer-talk: Reject messages when the message matches /transfer/.']);
     await expect(change.locator('td[data-label="Actor"]').textContent()).resolves.toBe('You');
-    await expect(change.locator('td[data-label="Target"]').textContent()).resolves.toBe('Game “Policy game”');
     await expect(change.textContent()).resolves.toMatch(/ip: 127\.0\.0\.1/);
+  });
+
+  it("tries a draft beside the active policy: started from the active rules, edited, its differences listed, replayed over past attempts, tested, then activated as the next version", async () => {
+    const game = await createGame(platform, operatorToken, 'Draft game');
+    const player = await createPlayer(game.key, { uniqueId: 'ada' });
+    const rules = [
+      { id: 'no-transfer-talk', action: 'reject', operation: 'message', criteria: [{ type: 'messagePattern', pattern: 'transfer', match: true }] },
+      { id: 'messages', action: 'accept', operation: 'message', criteria: [] },
+    ];
+    expect((await http('PUT', `${platform.baseUrl}/v1/console/games/${game.gameId}/signing-policy`, { bearer: operatorToken, body: { rules } })).status).toBe(200);
+    const { page } = await newPage();
+    await openSignedIn(page, platform, `/games/${game.gameId}/signing-policy`);
+    const draft = page.getByRole('region', { name: 'Draft' });
+    await draft.getByRole('button', { name: 'Start a draft from the active rules' }).click();
+    await draft.getByRole('button', { name: 'Delete no-transfer-talk' }).click();
+    await draft.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByText(/Draft saved/).waitFor();
+    await expect(draft.locator('.policy-meta').textContent()).resolves.toMatch(/^Written against version 1 · saved .+ by you\./);
+
+    // The active policy refuses the second message; the draft would sign it.
+    const sign = (message: string) => http('POST', `${platform.baseUrl}/v1/wallet/${player.body.walletId}/sign`, { apiKey: game.key, body: { chain: 'evm', message } });
+    expect([(await sign('hello')).status, (await sign('transfer 5 coins')).status]).toEqual([200, 403]);
+    await waitFor(
+      async () => (await http<{ items: unknown[] }>('GET', `${platform.baseUrl}/v1/console/games/${game.gameId}/signing-policy/draft/differences`, { bearer: operatorToken })).body.items.length === 1,
+      15_000,
+      "the draft's difference",
+    );
+    await page.reload();
+    const differences = draft.getByRole('table', { name: 'Signing attempts the draft decides otherwise' });
+    await differences.waitFor();
+    const row = differences.getByRole('row').nth(1);
+    await expect(row.locator('td[data-label="Attempt"]').textContent()).resolves.toMatch(/message on evm · wallet [0-9a-f]{8}…$/);
+    await expect(row.locator('td[data-label="Active"]').textContent()).resolves.toBe('Reject no-transfer-talk');
+    await expect(row.locator('td[data-label="Draft"]').textContent()).resolves.toBe('Accept messages');
+
+    await draft.getByRole('button', { name: 'Replay' }).click();
+    const counts = draft.getByLabel('Replay result');
+    await counts.waitFor();
+    await expect(counts.locator('div').allTextContents()).resolves.toEqual(['Evaluated2', 'Changed1', 'Newly rejected0', 'Newly accepted1', 'Undecidable0']);
+    await expect(draft.getByRole('table', { name: 'Attempts whose decision the draft changes' }).getByRole('row').count()).resolves.toBe(2);
+
+    const panel = page.getByRole('region', { name: 'Test a request' });
+    await panel.getByRole('radio', { name: 'Draft' }).check();
+    await panel.getByLabel('Message, as text').fill('transfer 5 coins');
+    await panel.getByRole('button', { name: 'Test' }).click();
+    await panel.getByText('Accepted').waitFor();
+    await expect(panel.locator('.evaluation').textContent()).resolves.toContain('Policythe draft');
+
+    await draft.getByRole('button', { name: 'Activate draft' }).click();
+    await draft.getByRole('group', { name: 'Activate draft' }).getByRole('button', { name: 'Activate draft' }).click();
+    await page.getByText(/Draft activated as version 2/).waitFor();
+    await draft.getByRole('button', { name: 'Start a draft from the active rules' }).waitFor();
+    const active = page.getByRole('region', { name: 'Active policy' });
+    await expect(active.locator('.rule-id').allTextContents()).resolves.toEqual(['messages']);
+    await active.getByText('Versions', { exact: true }).click();
+    await expect(active.locator('.version-list > li summary').first().textContent()).resolves.toMatch(/^Version 2 · .+ · activated from a draft by you · 1 rule$/);
+    expect(await sign('transfer 5 coins').then((answer) => answer.status)).toBe(200);
   });
 
   it('shows what a game stored (uniqueId, userData, image URL) as text, no injected script runs, and the image is fetched without a referrer', async () => {

@@ -1,4 +1,4 @@
-import { TestPlatform, consoleToken, createGame, http } from '@game-wallet/testing';
+import { TestPlatform, consoleToken, createGame, http, waitFor } from '@game-wallet/testing';
 import type { Browser, Page } from 'playwright-core';
 import { AxeViolation, VIEWPORTS, launchChromium, openPage, openSignedIn, screenshot, seriousAxeViolations } from './browser';
 
@@ -18,17 +18,42 @@ describe('web console screens (axe-core, screenshots)', () => {
     gameId = game.gameId;
     const staging = await http<{ id: string }>('POST', `${platform.baseUrl}/v1/console/games/${gameId}/api-keys`, { bearer: token, body: { name: 'staging server' } });
     await http('PATCH', `${platform.baseUrl}/v1/console/games/${gameId}/api-keys/${staging.body.id}`, { bearer: token, body: { active: false } });
-    // A policy with every kind of field set: the policy screen shows them filled, the audit screen the change.
-    const policy = await http('PUT', `${platform.baseUrl}/v1/console/games/${gameId}/signing-policy`, {
-      bearer: token,
-      body: {
-        operations: { apiKey: ['message', 'transaction', 'typed-data'], profile: ['message', 'typed-data'] },
-        evm: { chainIds: ['8453'], maxValueWei: '10000000000000000', maxFeeWei: '2000000000000000', contracts: ['0x1111111111111111111111111111111111111111'], typedDataPrimaryTypes: ['Order'] },
-        sol: { programs: null, maxLamports: '50000000', maxPriorityMicroLamports: null },
-        sui: { packages: ['0x2'], allowTransfers: false, maxGasBudget: '50000000' },
+    // Rules of every kind of operation and chain, and a draft that refuses what the players sign below: the policy
+    // screen shows the sentences, the draft's differences, a replay and a dry run; the audit screen the change.
+    const shop = '0x1111111111111111111111111111111111111111';
+    const rules = [
+      { id: 'no-transfer-talk', description: 'Players never sign a message about transfers', action: 'reject', operation: 'message', criteria: [{ type: 'messagePattern', pattern: 'transfer', match: true }] },
+      { id: 'messages', action: 'accept', operation: 'message', criteria: [{ type: 'messageLength', operator: '<=', value: '256' }] },
+      {
+        id: 'shop',
+        description: 'Purchases in the Base shop, at most 20 a day per wallet',
+        action: 'accept',
+        operation: 'transaction',
+        chains: ['evm'],
+        credentials: { kinds: ['apiKey'] },
+        criteria: [
+          { type: 'evmChainId', operator: 'in', values: ['8453'] },
+          { type: 'evmValue', operator: '<=', value: '10000000000000000' },
+          { type: 'evmAddress', operator: 'in', values: [shop] },
+          { type: 'velocity', scope: 'wallet', windowSeconds: 86_400, maxCount: 20 },
+        ],
       },
-    });
-    expect(policy.status).toBe(200);
+      {
+        id: 'sol-transfers',
+        action: 'accept',
+        operation: 'transaction',
+        chains: ['sol'],
+        criteria: [
+          { type: 'solInstruction', allowed: [{ program: 'system', instruction: 'transferSol' }] },
+          { type: 'solLamports', operator: '<=', value: '50000000' },
+        ],
+      },
+      { id: 'orders', action: 'accept', operation: 'typed-data', chains: ['evm'], credentials: { kinds: ['profile'] }, criteria: [{ type: 'evmTypedDataPrimaryType', operator: 'in', values: ['Order'] }] },
+    ];
+    const policyUrl = `${platform.baseUrl}/v1/console/games/${gameId}/signing-policy`;
+    expect((await http('PUT', policyUrl, { bearer: token, body: { rules } })).status).toBe(200);
+    const draft = [rules[1], ...rules.slice(2)].map((rule) => (rule.id === 'messages' ? { ...rule, criteria: [{ type: 'messageLength', operator: '<=', value: '8' }] } : rule));
+    expect((await http('PUT', `${policyUrl}/draft`, { bearer: token, body: { rules: draft } })).status).toBe(200);
     for (const [index, uniqueId] of ['ada', 'grace', 'linus'].entries()) {
       const player = await http<{ walletId: string }>('POST', `${platform.coreUrl}/v1/player/create`, {
         apiKey: game.key,
@@ -36,6 +61,7 @@ describe('web console screens (axe-core, screenshots)', () => {
       });
       await http('POST', `${platform.baseUrl}/v1/wallet/${player.body.walletId}/sign`, { apiKey: game.key, body: { chain: 'evm', message: `hello ${uniqueId}` } });
     }
+    await waitFor(async () => (await http<{ items: unknown[] }>('GET', `${policyUrl}/draft/differences`, { bearer: token })).body.items.length === 3, 15_000, "the draft's differences");
   });
 
   afterAll(async () => {
@@ -55,7 +81,7 @@ describe('web console screens (axe-core, screenshots)', () => {
     await screenshot(page, name, fullPage);
   };
 
-  it.each(Object.entries(VIEWPORTS))('%s: sign-in, games, create game, overview, API keys, new key, players, player, audit', async (label, viewport) => {
+  it.each(Object.entries(VIEWPORTS))('%s: sign-in, games, create game, overview, API keys, new key, players, player, audit, signing policy, rule editor', async (label, viewport) => {
     const watched = await openPage(browser, viewport);
     const { page } = watched;
     const tab = (name: string) => page.getByRole('navigation', { name: 'Game sections' }).getByRole('link', { name, exact: true });
@@ -109,12 +135,27 @@ describe('web console screens (axe-core, screenshots)', () => {
 
     await tab('Audit').click();
     await page.getByText('Signed', { exact: true }).first().waitFor();
-    await page.getByText('evm.maxFeeWei: any → 2000000000000000').waitFor();
+    await page.getByText(/^added shop: Accept transactions on evm/).waitFor();
     await check(page, `${label}-09-audit`);
 
+    // The policy with its draft beside it: the differences, a replay and a request tested.
     await tab('Signing policy').click();
-    await page.getByRole('button', { name: 'Save policy' }).waitFor();
+    const draft = page.getByRole('region', { name: 'Draft' });
+    await draft.getByRole('table', { name: 'Signing attempts the draft decides otherwise' }).waitFor();
+    await draft.getByRole('button', { name: 'Replay' }).click();
+    await draft.getByLabel('Replay result').waitFor();
+    const panel = page.getByRole('region', { name: 'Test a request' });
+    await panel.getByLabel('Operation').selectOption('transaction');
+    await panel.getByRole('button', { name: 'Fill in an example' }).click();
+    await panel.getByRole('button', { name: 'Test' }).click();
+    await panel.getByText('What the rules read of the request').click();
+    await panel.locator('.evaluation pre').waitFor();
     await check(page, `${label}-09b-signing-policy`);
+
+    await page.getByRole('region', { name: 'Active policy' }).getByRole('button', { name: 'Edit shop' }).click();
+    await page.getByRole('form', { name: 'Edit rule shop' }).waitFor();
+    await check(page, `${label}-09c-rule-editor`);
+    await page.keyboard.press('Escape');
 
     await page.getByRole('button', { name: /^Game/ }).click();
     await page.getByRole('link', { name: 'All games', exact: true }).waitFor();

@@ -1,3 +1,4 @@
+import { DEFAULT_SIGNING_POLICY, rulesOfPolicy } from '@game-wallet/contracts';
 import {
   GameFixture,
   TestPlatform,
@@ -34,11 +35,17 @@ interface RouteCase {
   /** answered with the right credential */
   success: number;
   body?: unknown;
-  /** the route's own target: a fresh profile (revoke), the spare key (PATCH, DELETE), a separate session (sign-out) */
-  ownTarget?: 'profile' | 'spareKey' | 'session';
+  /**
+   * the route's own target: a fresh profile (revoke), the spare key (PATCH, DELETE), a separate session (sign-out), a
+   * draft signing policy (the draft's routes but PUT)
+   */
+  ownTarget?: 'profile' | 'spareKey' | 'session' | 'draft';
   /** the route acts on the caller's own game only (creation): another game's key simply succeeds in its game */
   anyGame?: boolean;
 }
+
+/** The default policy as rules: what a draft of the matrix holds, so that activating it changes nothing. */
+const DEFAULT_RULES = rulesOfPolicy(DEFAULT_SIGNING_POLICY).rules;
 
 const ROUTES: RouteCase[] = [
   { method: 'POST', route: '/v1/profile/:id/authenticate', origin: 'base', access: 'apiKeyOrOwnProfile', success: 200, body: {} },
@@ -52,6 +59,7 @@ const ROUTES: RouteCase[] = [
   { method: 'DELETE', route: '/v1/console/games/:gameId/api-keys/:keyId', origin: 'base', access: 'console', success: 204, ownTarget: 'spareKey' },
   { method: 'GET', route: '/v1/console/games/:gameId/audit', origin: 'base', access: 'console', success: 200 },
   { method: 'GET', route: '/v1/console/games/:gameId/signing-policy', origin: 'base', access: 'console', success: 200 },
+  // The policy stays the default (the signing routes below rely on it): the first shape, and the same as rules.
   {
     method: 'PUT',
     route: '/v1/console/games/:gameId/signing-policy',
@@ -65,6 +73,21 @@ const ROUTES: RouteCase[] = [
       sui: { packages: null, allowTransfers: true },
     },
   },
+  { method: 'GET', route: '/v1/console/games/:gameId/signing-policy/versions', origin: 'base', access: 'console', success: 200 },
+  {
+    method: 'POST',
+    route: '/v1/console/games/:gameId/signing-policy/evaluate',
+    origin: 'base',
+    access: 'console',
+    success: 200,
+    body: { operation: 'message', chain: 'evm', credential: { kind: 'profile' }, payload: 'aGk=' },
+  },
+  { method: 'PUT', route: '/v1/console/games/:gameId/signing-policy/draft', origin: 'base', access: 'console', success: 200, body: { rules: DEFAULT_RULES } },
+  { method: 'GET', route: '/v1/console/games/:gameId/signing-policy/draft', origin: 'base', access: 'console', success: 200, ownTarget: 'draft' },
+  { method: 'GET', route: '/v1/console/games/:gameId/signing-policy/draft/differences', origin: 'base', access: 'console', success: 200 },
+  { method: 'POST', route: '/v1/console/games/:gameId/signing-policy/draft/replay', origin: 'base', access: 'console', success: 200, body: {}, ownTarget: 'draft' },
+  { method: 'POST', route: '/v1/console/games/:gameId/signing-policy/draft/activate', origin: 'base', access: 'console', success: 200, ownTarget: 'draft' },
+  { method: 'DELETE', route: '/v1/console/games/:gameId/signing-policy/draft', origin: 'base', access: 'console', success: 204, ownTarget: 'draft' },
   { method: 'GET', route: '/v1/wallet/:walletId', origin: 'base', access: 'apiKeyOrOwnProfile', success: 200 },
   { method: 'POST', route: '/v1/wallet/:walletId/sign', origin: 'base', access: 'apiKeyOrOwnProfile', success: 200, body: { chain: 'sol', message: 'hi' } },
   { method: 'POST', route: '/v1/wallet/:walletId/sign-transaction', origin: 'base', access: 'signing', success: 200, body: { chain: 'evm', transaction: { chainId: 1 } } },
@@ -234,6 +257,9 @@ describe('authorization matrix (every public route × every credential)', () => 
         keyId = (await createKey(platform, operatorToken, own.gameId, 'spare')).keyId;
       } else if (route.ownTarget === 'session') {
         session = await consoleToken(platform);
+      } else if (route.ownTarget === 'draft') {
+        const draft = await http('PUT', `${platform.baseUrl}/v1/console/games/${own.gameId}/signing-policy/draft`, { bearer: operatorToken, body: { rules: DEFAULT_RULES } });
+        expect(draft.status).toBe(200);
       }
       const path = route.route
         .replace(':id', profileId)
@@ -266,7 +292,8 @@ describe('authorization matrix (every public route × every credential)', () => 
     const response = await http<{ code?: string; message?: string }>(route.method, url, { headers: credentialHeaders, body: route.body });
     expect({ status: response.status, code: response.status >= 400 ? response.body?.code : '(success)' }).toEqual({ status, code });
     if (response.status >= 400) {
-      expect(Object.keys(response.body as object).sort()).toEqual(['code', 'message']);
+      // A signing policy's refusal says which rule decided, and why.
+      expect(Object.keys(response.body as object).sort()).toEqual(code === 'POLICY_DENIED' ? ['code', 'details', 'message'] : ['code', 'message']);
     }
   });
 

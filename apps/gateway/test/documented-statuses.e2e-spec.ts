@@ -1,6 +1,7 @@
 import { GameFixture, RawRequest, RawResponse, TestPlatform, consoleToken, createGame, createPlayer, http, rawHttp } from '@game-wallet/testing';
 
-type Operation = { responses: Record<string, { content?: { 'application/json': { schema: { properties?: { code?: { enum?: string[] } } } } } }> };
+type ErrorSchema = { properties?: { code?: { enum?: string[] } }; then?: { required?: string[] } };
+type Operation = { responses: Record<string, { content?: { 'application/json': { schema: ErrorSchema } }; headers?: Record<string, unknown> }>; parameters?: { name: string; in: string }[] };
 type Document = { paths: Record<string, Record<string, Operation>> };
 
 /**
@@ -89,5 +90,52 @@ describe('statuses every operation really answers are in its OpenAPI document', 
         documented: true,
       });
     }
+  });
+
+  it('412 PRECONDITION_FAILED for a stale If-Match and 400 VALIDATION_FAILED for a malformed one, on the routes that take it; their ETag documented', async () => {
+    const policy = `/v1/console/games/${game.gameId}/signing-policy`;
+    const asOperator: [string, string] = ['authorization', `Bearer ${operator}`];
+    const json: [string, string] = ['content-type', 'application/json'];
+    const rules = JSON.stringify({ rules: [{ id: 'messages', action: 'accept', operation: 'message', criteria: [] }] });
+    const saved = await send('base', { method: 'PUT', target: policy, headers: [asOperator, json, ['if-match', '"0"']], body: rules });
+    expect([saved.status, saved.headers.etag]).toEqual([200, '"1"']);
+    const cases: [operation: string, request: RawRequest, status: number, code: string][] = [
+      ['PUT /v1/console/games/{gameId}/signing-policy', { method: 'PUT', target: policy, headers: [asOperator, json, ['if-match', '"0"']], body: rules }, 412, 'PRECONDITION_FAILED'],
+      ['PUT /v1/console/games/{gameId}/signing-policy', { method: 'PUT', target: policy, headers: [asOperator, json, ['if-match', 'W/"1"']], body: rules }, 400, 'VALIDATION_FAILED'],
+      ['POST /v1/console/games/{gameId}/signing-policy/draft/activate', { method: 'POST', target: `${policy}/draft/activate`, headers: [asOperator, ['if-match', '1']] }, 400, 'VALIDATION_FAILED'],
+    ];
+    for (const [operation, request, status, code] of cases) {
+      expect({ operation, ...answered('base', operation, await send('base', request)) }).toEqual({ operation, status, code, documented: true });
+    }
+    const draft = await send('base', { method: 'PUT', target: `${policy}/draft`, headers: [asOperator, json], body: rules });
+    expect(draft.status).toBe(200);
+    const activate = 'POST /v1/console/games/{gameId}/signing-policy/draft/activate';
+    expect(answered('base', activate, await send('base', { method: 'POST', target: `${policy}/draft/activate`, headers: [asOperator, ['if-match', '"0"']] }))).toEqual({
+      status: 412,
+      code: 'PRECONDITION_FAILED',
+      documented: true,
+    });
+    for (const operation of ['GET /v1/console/games/{gameId}/signing-policy', 'PUT /v1/console/games/{gameId}/signing-policy', activate]) {
+      const [method, path] = operation.split(' ');
+      const documentedOperation = documents.base.paths[path][method.toLowerCase()];
+      expect({ operation, etag: documentedOperation.responses['200'].headers?.etag !== undefined }).toEqual({ operation, etag: true });
+      expect({ operation, ifMatch: (documentedOperation.parameters ?? []).some((parameter) => parameter.name === 'if-match' && parameter.in === 'header') }).toEqual({ operation, ifMatch: method !== 'GET' });
+    }
+  });
+
+  it('403 POLICY_DENIED carries details (the rule, why, the observed value), as the signing routes document it', async () => {
+    const policy = `/v1/console/games/${game.gameId}/signing-policy`;
+    const refuseTransactions = JSON.stringify({ rules: [{ id: 'no-transactions', action: 'reject', operation: 'transaction', criteria: [] }] });
+    expect((await send('base', { method: 'PUT', target: policy, headers: [['authorization', `Bearer ${operator}`], ['content-type', 'application/json']], body: refuseTransactions })).status).toBe(200);
+    const operation = 'POST /v1/wallet/{walletId}/sign-transaction';
+    const refused = await send('base', {
+      method: 'POST',
+      target: `/v1/wallet/${player.walletId}/sign-transaction`,
+      headers: [['x-api-key', game.key], ['content-type', 'application/json']],
+      body: JSON.stringify({ chain: 'evm', transaction: { chainId: 1 } }),
+    });
+    expect(answered('base', operation, refused)).toEqual({ status: 403, code: 'POLICY_DENIED', documented: true });
+    expect(refused.json).toEqual({ message: expect.any(String), code: 'POLICY_DENIED', details: { ruleId: 'no-transactions', reason: expect.stringContaining('no-transactions') } });
+    expect(documents.base.paths['/v1/wallet/{walletId}/sign-transaction'].post.responses['403'].content?.['application/json'].schema.then?.required).toEqual(['details']);
   });
 });

@@ -1,4 +1,5 @@
-import { GameFixture, HttpResult, TEST_OPERATOR, TestPlatform, consoleToken, createGame, createKey, http, mappedRoutes } from '@game-wallet/testing';
+import { DEFAULT_SIGNING_POLICY } from '@game-wallet/contracts';
+import { GameFixture, HttpResult, TEST_OPERATOR, TestPlatform, consoleToken, createGame, createKey, http, mappedRoutes, waitFor } from '@game-wallet/testing';
 import Ajv2020 from 'ajv/dist/2020';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -195,10 +196,44 @@ describe('OpenAPI documents and the answers they describe', () => {
     conforms('base', 'DELETE', '/v1/console/games/{gameId}/api-keys/{keyId}', await http('DELETE', `${base}/v1/console/games/${game.gameId}/api-keys/${newKey.body.id}?revokeTokens=true`, asOperator));
     conforms('base', 'DELETE', '/v1/console/games/{gameId}/api-keys/{keyId}', await http('DELETE', `${base}/v1/console/games/${game.gameId}/api-keys/${newKey.body.id}`, asOperator));
     conforms('base', 'GET', '/v1/console/games/{gameId}/audit', await http('GET', `${base}/v1/console/games/${game.gameId}/audit`, asOperator));
-    const policy = await http<Record<string, unknown>>('GET', `${base}/v1/console/games/${game.gameId}/signing-policy`, asOperator);
+    // Signing policy: rules, versions, dry runs and the draft
+    const policyUrl = (path = '') => `${base}/v1/console/games/${game.gameId}/signing-policy${path}`;
+    const policy = await http<{ rules: { id: string }[]; version: number }>('GET', policyUrl(), asOperator);
     conforms('base', 'GET', '/v1/console/games/{gameId}/signing-policy', policy);
-    conforms('base', 'PUT', '/v1/console/games/{gameId}/signing-policy', await http('PUT', `${base}/v1/console/games/${game.gameId}/signing-policy`, { ...asOperator, body: policy.body }));
-    conforms('base', 'PUT', '/v1/console/games/{gameId}/signing-policy', await http('PUT', `${base}/v1/console/games/${game.gameId}/signing-policy`, { ...asOperator, body: { ...policy.body, evm: {} } }));
+    const rules = [
+      { id: 'shop-purchases', description: 'Purchases at the shop', action: 'accept', operation: 'transaction', chains: ['evm'], credentials: { kinds: ['apiKey'] }, criteria: [{ type: 'evmAddress', operator: 'in', values: ['0x000000000000000000000000000000000000dEaD'] }, { type: 'evmValue', operator: '<=', value: '1000000000000000' }] },
+      ...policy.body.rules,
+    ];
+    conforms('base', 'PUT', '/v1/console/games/{gameId}/signing-policy', await http('PUT', policyUrl(), { ...asOperator, headers: { 'if-match': `"${policy.body.version}"` }, body: { rules } }));
+    conforms('base', 'PUT', '/v1/console/games/{gameId}/signing-policy', await http('PUT', policyUrl(), { ...asOperator, headers: { 'if-match': `"${policy.body.version}"` }, body: { rules } }));
+    conforms('base', 'PUT', '/v1/console/games/{gameId}/signing-policy', await http('PUT', policyUrl(), { ...asOperator, body: { rules: [{ id: 'no id' }] } }));
+    conforms('base', 'PUT', '/v1/console/games/{gameId}/signing-policy', await http('PUT', policyUrl(), { ...asOperator, body: { ...DEFAULT_SIGNING_POLICY, evm: {} } }));
+    conforms('base', 'GET', '/v1/console/games/{gameId}/signing-policy/versions', await http('GET', policyUrl('/versions?limit=1'), asOperator));
+    conforms('base', 'GET', '/v1/console/games/{gameId}/signing-policy/versions', await http('GET', policyUrl('/versions?limit=x'), asOperator));
+    const evaluation = { operation: 'transaction', chain: 'evm', credential: { kind: 'apiKey' }, walletId, payload: { chainId: 8453, to: '0x000000000000000000000000000000000000dEaD', value: '1000', gasLimit: 21000, maxFeePerGas: '1000000000', maxPriorityFeePerGas: '1000000' } };
+    conforms('base', 'POST', '/v1/console/games/{gameId}/signing-policy/evaluate', await http('POST', policyUrl('/evaluate'), { ...asOperator, body: evaluation }));
+    conforms('base', 'POST', '/v1/console/games/{gameId}/signing-policy/evaluate', await http('POST', policyUrl('/evaluate'), { ...asOperator, body: { ...evaluation, policy: 'draft' } }));
+    conforms('base', 'GET', '/v1/console/games/{gameId}/signing-policy/draft', await http('GET', policyUrl('/draft'), asOperator));
+    // A draft that refuses the API key's messages, which the active policy accepts: one signature shows a difference.
+    const draftRules = rules.filter((rule) => rule.id !== 'shop-purchases' && rule.id !== 'apiKey-message');
+    conforms('base', 'PUT', '/v1/console/games/{gameId}/signing-policy/draft', await http('PUT', policyUrl('/draft'), { ...asOperator, body: { rules: draftRules } }));
+    conforms('base', 'GET', '/v1/console/games/{gameId}/signing-policy/draft', await http('GET', policyUrl('/draft'), asOperator));
+    conforms('base', 'POST', '/v1/console/games/{gameId}/signing-policy/evaluate', await http('POST', policyUrl('/evaluate'), { ...asOperator, body: { ...evaluation, policy: 'draft' } }));
+    conforms('base', 'POST', '/v1/wallet/{walletId}/sign', await http('POST', `${base}/v1/wallet/${walletId}/sign`, { apiKey: key, body: { chain: 'sol', message: 'shadowed' } }));
+    // The draft is evaluated after the answer: its difference is listed shortly after.
+    const differences = await waitFor(async () => {
+      const page = await http<{ items: unknown[] }>('GET', policyUrl('/draft/differences?limit=5'), asOperator);
+      return page.body.items.length > 0 ? page : undefined;
+    }, 10_000, "the draft's difference");
+    conforms('base', 'GET', '/v1/console/games/{gameId}/signing-policy/draft/differences', differences);
+    conforms('base', 'POST', '/v1/console/games/{gameId}/signing-policy/draft/replay', await http('POST', policyUrl('/draft/replay'), { ...asOperator, body: {} }));
+    conforms('base', 'POST', '/v1/console/games/{gameId}/signing-policy/draft/replay', await http('POST', policyUrl('/draft/replay'), { ...asOperator, body: { since: 'yesterday' } }));
+    conforms('base', 'POST', '/v1/console/games/{gameId}/signing-policy/draft/activate', await http('POST', policyUrl('/draft/activate'), { ...asOperator, headers: { 'if-match': '"0"' } }));
+    conforms('base', 'POST', '/v1/console/games/{gameId}/signing-policy/draft/activate', await http('POST', policyUrl('/draft/activate'), asOperator));
+    conforms('base', 'POST', '/v1/console/games/{gameId}/signing-policy/draft/activate', await http('POST', policyUrl('/draft/activate'), asOperator));
+    conforms('base', 'PUT', '/v1/console/games/{gameId}/signing-policy/draft', await http('PUT', policyUrl('/draft'), { ...asOperator, body: { rules: [] } }));
+    conforms('base', 'DELETE', '/v1/console/games/{gameId}/signing-policy/draft', await http('DELETE', policyUrl('/draft'), asOperator));
+    conforms('base', 'DELETE', '/v1/console/games/{gameId}/signing-policy/draft', await http('DELETE', policyUrl('/draft'), asOperator));
     conforms('base', 'GET', '/v1/console/games/{gameId}/players', await http('GET', `${base}/v1/console/games/${game.gameId}/players?uniqueId=doc-player`, asOperator));
     conforms('base', 'DELETE', '/v1/console/session', await http('DELETE', `${base}/v1/console/session`, asOperator));
     conforms('base', 'GET', '/v1/console/session', await http('GET', `${base}/v1/console/session`, asOperator));

@@ -1,4 +1,4 @@
-import { AuditEntryView, DEFAULT_SIGNING_POLICY, Page, PlayerView, SigningPolicy } from '@game-wallet/contracts';
+import { AuditEntryView, DEFAULT_SIGNING_POLICY, Page, PlayerView, PolicyRule, SigningPolicy, SigningPolicyView, rulesOfPolicy } from '@game-wallet/contracts';
 import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, http, profileJwt } from '@game-wallet/testing';
 import { Transaction as SuiTransaction } from '@mysten/sui/transactions';
 import { Keypair, PublicKey, SystemProgram, Transaction, TransactionInstruction } from '@solana/web3.js';
@@ -63,7 +63,7 @@ describe('signing policy per game', () => {
   });
 
   it('starts from the default policy: API keys sign everything, profile JWTs messages only', async () => {
-    expect((await http('GET', policyUrl(), { bearer: operator })).body).toEqual(DEFAULT_SIGNING_POLICY);
+    expect((await http<SigningPolicyView>('GET', policyUrl(), { bearer: operator })).body.rules).toEqual(rulesOfPolicy(DEFAULT_SIGNING_POLICY).rules);
     expect(outcome(await signTransaction(evm({ to: shop }), { bearer: jwt }))).toBe('403 POLICY_DENIED');
     expect(outcome(await signTransaction(evm({ to: shop })))).toBe('allowed');
   });
@@ -87,14 +87,14 @@ describe('signing policy per game', () => {
       apiKey: game.key,
       body: { domain: { chainId: 1 }, types: { A: [{ name: 'a', type: 'string' }] }, primaryType: 'A', message: { a: 'x' } },
     });
-    expect([typed.status, typed.body.code, typed.body.message]).toEqual([403, 'POLICY_DENIED', "The game's signing policy refuses this: an API key may not sign typed data"]);
+    expect([typed.status, typed.body.code, typed.body.message]).toEqual([403, 'POLICY_DENIED', "The game's signing policy refuses this: no rule accepts typed data on evm from an API key"]);
   });
 
   it('evm: allowed chain ids, the value cap and allowed addresses (contract creation refused when set)', async () => {
     await setPolicy((policy) => ({ ...policy, evm: { ...policy.evm, chainIds: ['8453'], maxValueWei: '100', contracts: [shop] } }));
     expect(outcome(await signTransaction(evm({ to: shop, value: '100' })))).toBe('allowed');
     const wrongChain = await signTransaction(evm({ chainId: 1, to: shop }));
-    expect([outcome(wrongChain), wrongChain.body.message]).toEqual(['403 POLICY_DENIED', "The game's signing policy refuses this: chain id 1 is not among the allowed chain ids (evm.chainIds)"]);
+    expect([outcome(wrongChain), wrongChain.body.message]).toEqual(['403 POLICY_DENIED', `The game's signing policy refuses this: no rule accepted this; in rule apiKey-transaction-evm, "the chain id is in [8453]" does not hold (observed: chain id 1)`]);
     expect(outcome(await signTransaction(evm({ to: shop, value: '101' })))).toBe('403 POLICY_DENIED');
     expect(outcome(await signTransaction(evm({ to: '0x2222222222222222222222222222222222222222' })))).toBe('403 POLICY_DENIED');
     expect(outcome(await signTransaction(evm({ data: '0x6080' })))).toBe('403 POLICY_DENIED');
@@ -107,7 +107,7 @@ describe('signing policy per game', () => {
     expect(outcome(await signTransaction(sol(SystemProgram.transfer({ fromPubkey: wallet, toPubkey: program, lamports: 1000 }))))).toBe('allowed');
     expect(outcome(await signTransaction(sol(SystemProgram.transfer({ fromPubkey: wallet, toPubkey: program, lamports: 1001 }))))).toBe('403 POLICY_DENIED');
     const call = await signTransaction(sol(new TransactionInstruction({ programId: program, keys: [{ pubkey: wallet, isSigner: true, isWritable: false }], data: Buffer.from('x') })));
-    expect([outcome(call), call.body.message]).toEqual(['403 POLICY_DENIED', `The game's signing policy refuses this: program ${program.toBase58()} is not among the allowed programs (sol.programs)`]);
+    expect([outcome(call), call.body.message]).toEqual(['403 POLICY_DENIED', `The game's signing policy refuses this: no rule accepted this; in rule apiKey-transaction-sol, "every program is in [${SystemProgram.programId.toBase58()}]" does not hold (observed: program ${program.toBase58()} is not listed)`]);
   });
 
   it('sui: allowed Move packages, and whether coins may be split and transferred', async () => {
@@ -118,7 +118,7 @@ describe('signing policy per game', () => {
     expect(outcome(await signTransaction(await sui(clock('0x2'))))).toBe('allowed');
     expect(outcome(await signTransaction(await sui(clock('0x3'))))).toBe('403 POLICY_DENIED');
     const split = await signTransaction(await sui((transaction) => transaction.splitCoins(transaction.gas, [1])));
-    expect([outcome(split), split.body.message]).toEqual(['403 POLICY_DENIED', "The game's signing policy refuses this: TransferObjects, SplitCoins and MergeCoins are not allowed (sui.allowTransfers)"]);
+    expect([outcome(split), split.body.message]).toEqual(['403 POLICY_DENIED', `The game's signing policy refuses this: no rule accepted this; in rule apiKey-transaction-sui, "no transfer of coins or objects" does not hold (observed: SplitCoins)`]);
   });
 
   it('records allowed and denied attempts in the audit trail, with operation, chain, hash and credential', async () => {
@@ -154,7 +154,7 @@ describe('signing policy per game', () => {
   };
   const operatorId = async (): Promise<string> => (await http<{ operator: { id: string } }>('GET', `${platform.baseUrl}/v1/console/session`, { bearer: operator })).body.operator.id;
 
-  it('audits every policy change with the operator, their address and the whole policy before and after, newest first in the console audit', async () => {
+  it('audits every policy change with the operator, their address, the rules before and after and what changed, newest first in the console audit', async () => {
     const audited = await createGame(platform, operator, 'Audited policy game');
     const url = `${platform.baseUrl}/v1/console/games/${audited.gameId}/signing-policy`;
     const first: SigningPolicy = { ...DEFAULT_SIGNING_POLICY, operations: { ...DEFAULT_SIGNING_POLICY.operations, profile: ['message', 'transaction'] }, evm: { ...DEFAULT_SIGNING_POLICY.evm, maxValueWei: '1000' } };
@@ -171,8 +171,11 @@ describe('signing policy per game', () => {
       expect(entry).toMatchObject({ actor: `operator:${await operatorId()}`, target: `game:${audited.gameId}` });
       expect(entry.details.ip).toBe('127.0.0.1');
     }
-    expect([earliest.details.before, earliest.details.after]).toEqual([DEFAULT_SIGNING_POLICY, first]);
-    expect([latest.details.before, latest.details.after]).toEqual([first, second]);
+    const rules = (policy: SigningPolicy) => rulesOfPolicy(policy).rules;
+    expect([earliest.details.before, earliest.details.after]).toEqual([rules(DEFAULT_SIGNING_POLICY), rules(first)]);
+    expect([latest.details.before, latest.details.after]).toEqual([rules(first), rules(second)]);
+    expect([earliest.details.version, latest.details.version]).toEqual([1, 2]);
+    expect(latest.details.difference).toEqual({ added: [], removed: [], changed: ['apiKey-transaction-evm', 'apiKey-transaction-sui', 'profile-transaction-evm', 'profile-transaction-sui'], reordered: false });
     // The same entries a page of one at a time: each cursor continues after the entry before it, across both services.
     expect(await auditOf(audited.gameId, 1)).toEqual(entries);
   });
@@ -182,16 +185,18 @@ describe('signing policy per game', () => {
     const url = `${platform.baseUrl}/v1/console/games/${raced.gameId}/signing-policy`;
     const policies = Array.from({ length: 16 }, (_, index) => index + 1).map((n): SigningPolicy => ({ ...DEFAULT_SIGNING_POLICY, evm: { ...DEFAULT_SIGNING_POLICY.evm, maxValueWei: String(n) } }));
     // Read first, as the console does: the PUTs then reach the wallet together, before the game has a stored policy.
-    expect((await http('GET', url, { bearer: operator })).body).toEqual(DEFAULT_SIGNING_POLICY);
+    expect((await http<SigningPolicyView>('GET', url, { bearer: operator })).body.version).toBe(0);
     const answers = await Promise.all(policies.map((policy) => http('PUT', url, { bearer: operator, body: policy })));
     expect(answers.map((answer) => answer.status)).toEqual(policies.map(() => 200));
 
     const changes = (await auditOf(raced.gameId)).filter((entry) => entry.action === 'signing_policy.updated').reverse();
     expect(changes).toHaveLength(policies.length);
     // Oldest first, each change starts from the policy the one before it left, and the last one is what is stored.
-    expect(changes.map((change) => change.details.before)).toEqual([DEFAULT_SIGNING_POLICY, ...changes.slice(0, -1).map((change) => change.details.after)]);
-    expect(new Set(changes.map((change) => (change.details.after as SigningPolicy).evm.maxValueWei))).toEqual(new Set(policies.map((policy) => policy.evm.maxValueWei)));
-    expect((await http('GET', url, { bearer: operator })).body).toEqual(changes[changes.length - 1].details.after);
+    expect(changes.map((change) => change.details.before)).toEqual([rulesOfPolicy(DEFAULT_SIGNING_POLICY).rules, ...changes.slice(0, -1).map((change) => change.details.after)]);
+    const valueCap = (rules: PolicyRule[]) => (rules.find((rule) => rule.id === 'apiKey-transaction-evm')?.criteria[0] as { value?: string } | undefined)?.value;
+    expect(new Set(changes.map((change) => valueCap(change.details.after as PolicyRule[])))).toEqual(new Set(policies.map((policy) => policy.evm.maxValueWei)));
+    expect(changes.map((change) => change.details.version)).toEqual(policies.map((_, index) => index + 1));
+    expect((await http<SigningPolicyView>('GET', url, { bearer: operator })).body.rules).toEqual(changes[changes.length - 1].details.after);
   });
 
   it('saves concurrent first policies of a game one after another, each change recording the one before (straight against PostgreSQL)', async () => {
@@ -201,15 +206,22 @@ describe('signing policy per game', () => {
     try {
       const repository = new SigningPoliciesRepository(dataSource.getRepository(SigningPolicyEntity), dataSource.getRepository(PolicyEventEntity));
       const gameId = newId();
-      const policies = Array.from({ length: 8 }, (_, index): SigningPolicy => ({ ...DEFAULT_SIGNING_POLICY, sui: { ...DEFAULT_SIGNING_POLICY.sui, maxGasBudget: String(index + 1) } }));
+      const policies = Array.from({ length: 8 }, (_, index): PolicyRule[] => [{ id: `r${index + 1}`, action: 'accept', operation: 'message', criteria: [] }]);
       await Promise.all(
-        policies.map((policy) =>
-          repository.replace(gameId, policy, (replaced) => ({ id: newId(), applicationId: gameId, at: new Date(), actor: 'system', action: 'signing_policy.updated', target: `game:${gameId}`, details: { before: replaced, after: policy } })),
+        policies.map((rules) =>
+          repository.addVersion(gameId, {
+            rules,
+            createdBy: 'system',
+            origin: 'put',
+            firstShape: DEFAULT_SIGNING_POLICY,
+            eventOf: (replaced, version) => ({ id: newId(), applicationId: gameId, at: new Date(), actor: 'system', action: 'signing_policy.updated', target: `game:${gameId}`, details: { version, before: replaced.rules, after: rules } }),
+          }),
         ),
       );
       const changes = (await repository.listEvents(gameId, 100)).reverse();
       expect(changes.map((change) => change.details.before)).toEqual([null, ...changes.slice(0, -1).map((change) => change.details.after)]);
-      expect(await repository.find(gameId)).toEqual(changes[changes.length - 1].details.after);
+      expect(changes.map((change) => change.details.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+      expect((await repository.find(gameId)).rules).toEqual(changes[changes.length - 1].details.after);
     } finally {
       await dataSource.destroy();
     }

@@ -1,4 +1,4 @@
-import { DEFAULT_SIGNING_POLICY, PATTERNS, PlayerView, SigningPolicy, TypedDataRequest } from '@game-wallet/contracts';
+import { DEFAULT_SIGNING_POLICY, PATTERNS, PlayerView, SigningPolicy, SigningPolicyView, TypedDataRequest, rulesOfPolicy } from '@game-wallet/contracts';
 import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, http, profileJwt } from '@game-wallet/testing';
 import { RedisStreamsClient } from '@game-wallet/transport';
 import { Transaction as SuiTransaction } from '@mysten/sui/transactions';
@@ -142,13 +142,13 @@ describe('signing rules that cannot be walked around', () => {
 
     it('refuses typed data from a caller whose policy refuses typed data with 403 before hashing it (a message ethers cannot hash)', async () => {
       const unhashable = { domain: { chainId: 1 }, types: { A: [{ name: 'a', type: 'Missing' }] }, primaryType: 'A', message: { a: 1 } };
-      expect(outcome(await post('sign-typed-data', unhashable, { bearer: jwt }))).toBe('403 POLICY_DENIED: a profile JWT may not sign typed data');
+      expect(outcome(await post('sign-typed-data', unhashable, { bearer: jwt }))).toBe('403 POLICY_DENIED: no rule accepts typed data on evm from a profile JWT');
       expect(outcome(await post('sign-typed-data', unhashable))).toMatch(/^400 VALIDATION_FAILED: typedData: /);
     });
 
     it('refuses a transaction from a caller whose policy refuses transactions with 403 before decoding it', async () => {
       const garbage = { chain: 'sui', transaction: Buffer.from('not a transaction').toString('base64') };
-      expect(outcome(await post('sign-transaction', garbage, { bearer: jwt }))).toBe('403 POLICY_DENIED: a profile JWT may not sign transactions');
+      expect(outcome(await post('sign-transaction', garbage, { bearer: jwt }))).toBe('403 POLICY_DENIED: no rule accepts transactions on sui from a profile JWT');
       expect(outcome(await post('sign-transaction', garbage))).toMatch(/^400 VALIDATION_FAILED: transaction: not Sui TransactionData/);
     });
 
@@ -171,11 +171,12 @@ describe('signing rules that cannot be walked around', () => {
     });
 
     it.each([
-      ['Assign (hands the account to another program)', () => SystemProgram.assign({ accountPubkey: wallet(), programId: other }), 'System instruction 1 (Assign) is not allowed'],
-      ['the nonce account Withdraw', () => SystemProgram.nonceWithdraw({ noncePubkey: other, authorizedPubkey: wallet(), toPubkey: other, lamports: 1 }), 'System instruction 5 (WithdrawNonceAccount) is not allowed'],
-      ['the nonce account Authorize', () => SystemProgram.nonceAuthorize({ noncePubkey: other, authorizedPubkey: wallet(), newAuthorizedPubkey: other }), 'System instruction 7 (AuthorizeNonceAccount) is not allowed'],
-    ])('refuses %s under programs [System] and maxLamports 1000', async (_, instruction, message) => {
-      expect(outcome(await sol(instruction()))).toMatch(new RegExp(`^403 POLICY_DENIED: ${message.replace(/[()]/g, '\\$&')}`));
+      ['Assign (hands the account to another program)', () => SystemProgram.assign({ accountPubkey: wallet(), programId: other }), 'Assign'],
+      ['the nonce account Withdraw', () => SystemProgram.nonceWithdraw({ noncePubkey: other, authorizedPubkey: wallet(), toPubkey: other, lamports: 1 }), 'WithdrawNonceAccount'],
+      ['the nonce account Authorize', () => SystemProgram.nonceAuthorize({ noncePubkey: other, authorizedPubkey: wallet(), newAuthorizedPubkey: other }), 'AuthorizeNonceAccount'],
+    ])('refuses %s under programs [System] and maxLamports 1000', async (_, instruction) => {
+      // Its effect on the wallet's funds is not a number a limit can bound: the lamports moved cannot be decided.
+      expect(outcome(await sol(instruction()))).toMatch(/^403 POLICY_DENIED: no rule accepted this; in rule apiKey-transaction-sol, "the amount of lamports moved is at most 1000 lamports" cannot be decided/);
     });
 
     it('counts the lamports of CreateAccount, CreateAccountWithSeed and TransferWithSeed with Transfer', async () => {
@@ -184,15 +185,15 @@ describe('signing rules that cannot be walked around', () => {
       const transferWithSeed = (lamports: number) => SystemProgram.transfer({ fromPubkey: other, basePubkey: wallet(), toPubkey: other, lamports, seed: 'game', programId: SystemProgram.programId });
       const transfer = (lamports: number) => SystemProgram.transfer({ fromPubkey: wallet(), toPubkey: other, lamports });
       expect(outcome(await sol(create(400), withSeed(300), transferWithSeed(200), transfer(100)))).toBe('allowed');
-      expect(outcome(await sol(create(1_000_000_000)))).toBe('403 POLICY_DENIED: the System instructions move 1000000000 lamports, over the limit of 1000 (sol.maxLamports)');
-      expect(outcome(await sol(withSeed(1001)))).toMatch(/^403 POLICY_DENIED: the System instructions move 1001 lamports/);
-      expect(outcome(await sol(transferWithSeed(1001)))).toMatch(/^403 POLICY_DENIED: the System instructions move 1001 lamports/);
-      expect(outcome(await sol(create(400), withSeed(300), transferWithSeed(200), transfer(101)))).toMatch(/^403 POLICY_DENIED: the System instructions move 1001 lamports/);
+      expect(outcome(await sol(create(1_000_000_000)))).toBe('403 POLICY_DENIED: no rule accepted this; in rule apiKey-transaction-sol, "the amount of lamports moved is at most 1000 lamports" does not hold (observed: 1000000000 lamports moved)');
+      expect(outcome(await sol(withSeed(1001)))).toMatch(/^403 POLICY_DENIED: no rule accepted this; .* \(observed: 1001 lamports moved\)$/);
+      expect(outcome(await sol(transferWithSeed(1001)))).toMatch(/^403 POLICY_DENIED: no rule accepted this; .* \(observed: 1001 lamports moved\)$/);
+      expect(outcome(await sol(create(400), withSeed(300), transferWithSeed(200), transfer(101)))).toMatch(/^403 POLICY_DENIED: no rule accepted this; .* \(observed: 1001 lamports moved\)$/);
     });
 
     it('refuses System instruction data it cannot decode (fail closed)', async () => {
       const truncated = new TransactionInstruction({ programId: SystemProgram.programId, keys: [{ pubkey: wallet(), isSigner: true, isWritable: true }], data: Buffer.from([2, 0, 0, 0, 1]) });
-      expect(outcome(await sol(truncated))).toBe('403 POLICY_DENIED: a System instruction whose data cannot be read is not allowed when a sol limit is set');
+      expect(outcome(await sol(truncated))).toMatch(/^403 POLICY_DENIED: no rule accepted this; in rule apiKey-transaction-sol, "the amount of lamports moved is at most 1000 lamports" cannot be decided \(observed: lamports not counted: .*cannot be read\)$/);
     });
 
     it('caps the priority fee (sol.maxPriorityMicroLamports): unit price × unit limit', async () => {
@@ -201,7 +202,7 @@ describe('signing rules that cannot be walked around', () => {
       const fees = (units: number, microLamports: number) => [ComputeBudgetProgram.setComputeUnitLimit({ units }), ComputeBudgetProgram.setComputeUnitPrice({ microLamports }), transfer];
       expect(outcome(await sol(...fees(50_000, 100)))).toBe('allowed');
       expect(outcome(await sol(...fees(1_400_000, 1_000_000_000)))).toBe(
-        '403 POLICY_DENIED: the priority fee may reach 1400000000000000 micro-lamports (unit price × unit limit), over the limit of 5000000 (sol.maxPriorityMicroLamports)',
+        '403 POLICY_DENIED: no rule accepted this; in rule apiKey-transaction-sol, "the priority fee is at most 5000000 micro-lamports" does not hold (observed: 1400000000000000 micro-lamports of priority fee at most)',
       );
     });
   });
@@ -218,18 +219,18 @@ describe('signing rules that cannot be walked around', () => {
       const pay = await sui((transaction) => {
         transaction.moveCall({ target: '0x2::pay::split_and_transfer', typeArguments: ['0x2::sui::SUI'], arguments: [transaction.gas, transaction.pure.u64(1), transaction.pure.address(recipient)] });
       });
-      expect(outcome(pay)).toBe('403 POLICY_DENIED: 0x0000000000000000000000000000000000000000000000000000000000000002::pay::split_and_transfer can move coins or objects (sui.allowTransfers)');
+      expect(outcome(pay)).toBe('403 POLICY_DENIED: no rule accepted this; in rule apiKey-transaction-sui, "no transfer of coins or objects" does not hold (observed: Move call 0x2::pay::split_and_transfer)');
       const transfer = await sui((transaction) => {
         transaction.moveCall({ target: '0x2::transfer::public_transfer', typeArguments: ['0x2::coin::Coin<0x2::sui::SUI>'], arguments: [transaction.gas, transaction.pure.address(recipient)] });
       });
-      expect(outcome(transfer)).toMatch(/^403 POLICY_DENIED: 0x0+2::transfer::public_transfer can move coins or objects/);
+      expect(outcome(transfer)).toMatch(/^403 POLICY_DENIED: no rule accepted this; in rule apiKey-transaction-sui, "no transfer of coins or objects" does not hold \(observed: Move call 0x2::transfer::public_transfer\)$/);
       const clock = await sui((transaction) => void transaction.moveCall({ target: '0x2::clock::timestamp_ms', arguments: [transaction.object.clock()] }));
       expect(outcome(clock)).toBe('allowed');
     });
 
     it('refuses MergeCoins with transfers off (merging into a shared coin gives the value away)', async () => {
       const merge = await sui((transaction) => void transaction.mergeCoins(transaction.gas, [owned(transaction, '44')]));
-      expect(outcome(merge)).toBe('403 POLICY_DENIED: TransferObjects, SplitCoins and MergeCoins are not allowed (sui.allowTransfers)');
+      expect(outcome(merge)).toBe('403 POLICY_DENIED: no rule accepted this; in rule apiKey-transaction-sui, "no transfer of coins or objects" does not hold (observed: MergeCoins)');
     });
 
     it('refuses Publish and Upgrade whenever sui.packages is set', async () => {
@@ -237,18 +238,18 @@ describe('signing rules that cannot be walked around', () => {
       const publish = await sui((transaction) => {
         transaction.transferObjects([transaction.publish({ modules: [[161, 28, 235, 11]], dependencies: ['0x1', '0x2'] })], addresses.sui);
       });
-      expect(outcome(publish)).toBe('403 POLICY_DENIED: publishing or upgrading a package is not allowed when sui.packages lists the allowed packages');
+      expect(outcome(publish)).toMatch(/^403 POLICY_DENIED: no rule accepted this; in rule apiKey-transaction-sui, "no Publish or Upgrade" does not hold \(observed: (Publish|Upgrade)\)$/);
       const upgrade = await sui((transaction) => {
         transaction.upgrade({ modules: [[161, 28, 235, 11]], dependencies: ['0x1', '0x2'], package: `0x${'66'.repeat(32)}`, ticket: owned(transaction, '77') });
       });
-      expect(outcome(upgrade)).toBe('403 POLICY_DENIED: publishing or upgrading a package is not allowed when sui.packages lists the allowed packages');
+      expect(outcome(upgrade)).toMatch(/^403 POLICY_DENIED: no rule accepted this; in rule apiKey-transaction-sui, "no Publish or Upgrade" does not hold \(observed: (Publish|Upgrade)\)$/);
     });
 
     it('caps the gas budget (sui.maxGasBudget)', async () => {
       await setPolicy((policy) => ({ ...policy, sui: { ...policy.sui, maxGasBudget: '10000000' } }));
       const clock = (transaction: SuiTransaction) => void transaction.moveCall({ target: '0x2::clock::timestamp_ms', arguments: [transaction.object.clock()] });
       expect(outcome(await sui(clock, 10_000_000))).toBe('allowed');
-      expect(outcome(await sui(clock, 10_000_001))).toBe('403 POLICY_DENIED: the gas budget of 10000001 MIST is over the limit of 10000000 (sui.maxGasBudget)');
+      expect(outcome(await sui(clock, 10_000_001))).toBe('403 POLICY_DENIED: no rule accepted this; in rule apiKey-transaction-sui, "the gas budget is at most 10000000 MIST" does not hold (observed: gas budget 10000001 MIST)');
     });
   });
 
@@ -256,10 +257,10 @@ describe('signing rules that cannot be walked around', () => {
     it('caps the fees (evm.maxFeeWei): gasLimit × the highest fee per gas, legacy and EIP-1559', async () => {
       await setPolicy((policy) => ({ ...policy, evm: { ...policy.evm, maxFeeWei: '21000000' } }));
       expect(outcome(await evm({ maxFeePerGas: '1000' }))).toBe('allowed');
-      expect(outcome(await evm({ maxFeePerGas: '1001' }))).toBe('403 POLICY_DENIED: the fees may reach 21021000 wei (gasLimit × fee per gas), over the limit of 21000000 (evm.maxFeeWei)');
+      expect(outcome(await evm({ maxFeePerGas: '1001' }))).toBe('403 POLICY_DENIED: no rule accepted this; in rule apiKey-transaction-evm, "the most the fees may reach is at most 21000000 wei" does not hold (observed: fee 21021000 wei)');
       expect(outcome(await evm({ gasLimit: '21000000', maxFeePerGas: '1' }))).toBe('allowed');
-      expect(outcome(await evm({ gasLimit: '21000001', maxFeePerGas: '1' }))).toMatch(/^403 POLICY_DENIED: the fees may reach 21000001 wei/);
-      expect(outcome(await evm({ maxFeePerGas: undefined, maxPriorityFeePerGas: undefined, gasPrice: '1001' }))).toMatch(/^403 POLICY_DENIED: the fees may reach 21021000 wei/);
+      expect(outcome(await evm({ gasLimit: '21000001', maxFeePerGas: '1' }))).toMatch(/\(observed: fee 21000001 wei\)$/);
+      expect(outcome(await evm({ maxFeePerGas: undefined, maxPriorityFeePerGas: undefined, gasPrice: '1001' }))).toMatch(/\(observed: fee 21021000 wei\)$/);
     });
 
     const permit = (verifyingContract?: string) => ({
@@ -279,28 +280,29 @@ describe('signing rules that cannot be walked around', () => {
 
     it('binds typed data to evm.contracts: a Permit for a token not listed is refused, as is one naming no verifying contract', async () => {
       await setPolicy((policy) => ({ ...policy, evm: { ...policy.evm, contracts: [shop] } }));
-      expect(outcome(await post('sign-typed-data', permit(token)))).toBe(`403 POLICY_DENIED: the verifying contract ${token} is not among the allowed addresses (evm.contracts)`);
-      expect(outcome(await post('sign-typed-data', permit()))).toBe('403 POLICY_DENIED: typed data without a domain verifyingContract address is not allowed when evm.contracts is set');
+      expect(outcome(await post('sign-typed-data', permit(token)))).toMatch(new RegExp(`^403 POLICY_DENIED: no rule accepted this; in rule apiKey-typed-data, "the verifying contract is in \\[.*\\]" does not hold \\(observed: verifying contract ${token}\\)$`));
+      expect(outcome(await post('sign-typed-data', permit()))).toMatch(/^403 POLICY_DENIED: no rule accepted this; in rule apiKey-typed-data, "the verifying contract is in \[.*\]" cannot be decided/);
       expect(outcome(await post('sign-typed-data', permit(shop)))).toBe('allowed');
     });
 
     it('limits the primary types typed data may have (evm.typedDataPrimaryTypes)', async () => {
       await setPolicy((policy) => ({ ...policy, evm: { ...policy.evm, typedDataPrimaryTypes: ['Order'] } }));
-      expect(outcome(await post('sign-typed-data', permit(shop)))).toBe('403 POLICY_DENIED: the primary type Permit is not among the allowed ones (evm.typedDataPrimaryTypes)');
+      expect(outcome(await post('sign-typed-data', permit(shop)))).toBe('403 POLICY_DENIED: no rule accepted this; in rule apiKey-typed-data, "the primary type is in [Order]" does not hold (observed: primary type Permit)');
       await setPolicy((policy) => ({ ...policy, evm: { ...policy.evm, typedDataPrimaryTypes: ['Order', 'Permit'] } }));
       expect(outcome(await post('sign-typed-data', permit(shop)))).toBe('allowed');
     });
 
-    it('takes the new limits from the console API and gives them back, absent ones as null', async () => {
+    it('takes the first policy shape from the console API (deprecated), absent limits as none, and answers the rules it converts to', async () => {
       const url = `${platform.baseUrl}/v1/console/games/${game.gameId}/signing-policy`;
       const { maxFeeWei: _fee, typedDataPrimaryTypes: _types, ...evmBefore } = DEFAULT_SIGNING_POLICY.evm;
-      const earlier = await http<SigningPolicy>('PUT', url, { bearer: operator, body: { ...DEFAULT_SIGNING_POLICY, evm: evmBefore } });
-      expect([earlier.status, earlier.body.evm.maxFeeWei, earlier.body.evm.typedDataPrimaryTypes]).toEqual([200, null, null]);
+      const earlier = await http<SigningPolicyView>('PUT', url, { bearer: operator, body: { ...DEFAULT_SIGNING_POLICY, evm: evmBefore } });
+      expect([earlier.status, earlier.body.rules]).toEqual([200, rulesOfPolicy(DEFAULT_SIGNING_POLICY).rules]);
       const set = { ...DEFAULT_SIGNING_POLICY, evm: { ...DEFAULT_SIGNING_POLICY.evm, maxFeeWei: '5' }, sol: { ...DEFAULT_SIGNING_POLICY.sol, maxPriorityMicroLamports: '6' }, sui: { ...DEFAULT_SIGNING_POLICY.sui, maxGasBudget: '7' } };
       expect((await http('PUT', url, { bearer: operator, body: set })).status).toBe(200);
-      expect((await http('GET', url, { bearer: operator })).body).toEqual(set);
+      expect((await http<SigningPolicyView>('GET', url, { bearer: operator })).body.rules).toEqual(rulesOfPolicy(set).rules);
       const wrong = await http<{ code: string; message: string }>('PUT', url, { bearer: operator, body: { ...set, evm: { ...set.evm, typedDataPrimaryTypes: ['Order[]'] } } });
-      expect([wrong.status, wrong.body.code, wrong.body.message]).toEqual([400, 'VALIDATION_FAILED', 'evm.typedDataPrimaryTypes.0: must be EIP-712 struct names']);
+      expect([wrong.status, wrong.body.code]).toEqual([400, 'VALIDATION_FAILED']);
+      expect(wrong.body.message).toContain('evm.typedDataPrimaryTypes.0');
     });
   });
 });

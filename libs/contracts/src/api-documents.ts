@@ -3,6 +3,7 @@
  * to (generated from these types, see `view-schemas.json`). Types only.
  */
 import type { ErrorCode } from './error-codes';
+import type { PolicyDeniedDetails, PolicyDifferenceView, SigningPolicyVersionView } from './signing-rules';
 import type { ApiKeyView, AuditEntryView, GameSummaryView, Page, ProfileView } from './identity';
 import type { ConsolePlayerView, WalletView } from './wallet';
 
@@ -10,6 +11,8 @@ import type { ConsolePlayerView, WalletView } from './wallet';
 export interface ErrorBody {
   message: string;
   code: ErrorCode;
+  /** With 403 `POLICY_DENIED` only: the rule that decided (null: no rule accepted), why, and the observed value. */
+  details?: PolicyDeniedDetails;
 }
 
 /** A wallet; with `include=profile`, also its profile. */
@@ -25,6 +28,8 @@ export interface ApiKeyList {
 export type GamePage = Page<GameSummaryView>;
 export type AuditPage = Page<AuditEntryView>;
 export type ConsolePlayerPage = Page<ConsolePlayerView>;
+export type SigningPolicyVersionPage = Page<SigningPolicyVersionView>;
+export type PolicyDifferencePage = Page<PolicyDifferenceView>;
 
 /** One dependency in a health report: `up`, or `down` with a generic `message`. */
 export interface HealthIndicatorView {

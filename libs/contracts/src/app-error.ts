@@ -7,6 +7,8 @@ export interface ErrorPayload {
   status: number;
   /** For 429: seconds until a retry may succeed (the gateway sends it as `Retry-After`). */
   retryAfter?: number;
+  /** Structured facts of the error, sent in the body as `details` (403 `POLICY_DENIED`: the rule and the observed value). */
+  details?: Record<string, unknown>;
 }
 
 /**
@@ -21,6 +23,7 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly retryAfter?: number,
+    readonly details?: Record<string, unknown>,
   ) {
     const stackTraceLimit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
@@ -35,11 +38,15 @@ export class AppError extends Error {
     if (this.retryAfter !== undefined) {
       payload.retryAfter = this.retryAfter;
     }
+    if (this.details !== undefined) {
+      payload.details = this.details;
+    }
     return payload;
   }
 
   static fromPayload(payload: ErrorPayload): AppError {
-    return new AppError(payload.code, payload.message, typeof payload.retryAfter === 'number' ? payload.retryAfter : undefined);
+    const details = typeof payload.details === 'object' && payload.details !== null && !Array.isArray(payload.details) ? payload.details : undefined;
+    return new AppError(payload.code, payload.message, typeof payload.retryAfter === 'number' ? payload.retryAfter : undefined, details);
   }
 }
 

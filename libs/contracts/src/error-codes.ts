@@ -31,6 +31,8 @@ export const ERROR_STATUS = {
   API_KEY_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
+  /** an `If-Match` that names a version other than the current one (a signing policy changed since it was read) */
+  PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
   /** a path segment (an id) longer than 100 characters */
   URI_TOO_LONG: 414,

@@ -16,3 +16,4 @@ export * from './free-form-json';
 export * from './typed-data';
 export * from './evm-formats';
 export * from './pattern-callers';
+export * from './signing-rules';

@@ -16,7 +16,8 @@ import {
   RevocationPage,
 } from './identity';
 import { ServiceName } from './services';
-import { ChainName, PlayerView, SignatureView, SignedTransactionView, SigningPolicy, TransactionRequest, TypedDataRequest, WalletAddresses, WalletView } from './wallet';
+import { ChainName, PlayerView, SignatureView, SignedTransactionView, TransactionRequest, TypedDataRequest, WalletAddresses, WalletView } from './wallet';
+import { PolicyDifferenceView, PolicyEvaluationRequest, PolicyEvaluationView, PolicyReplayView, SigningPolicyDraftView, SigningPolicyInput, SigningPolicyVersionView, SigningPolicyView, SigningRules } from './signing-rules';
 
 /**
  * Every message pattern on the transport, by service. A pattern is `<service>.<action>`, so the stream a request goes to
@@ -56,6 +57,14 @@ export const PATTERNS = {
     addresses: 'wallet.wallets.addresses',
     getSigningPolicy: 'wallet.policies.get',
     putSigningPolicy: 'wallet.policies.put',
+    listSigningPolicyVersions: 'wallet.policies.versions',
+    evaluateSigningPolicy: 'wallet.policies.evaluate',
+    getSigningPolicyDraft: 'wallet.policies.draft.get',
+    putSigningPolicyDraft: 'wallet.policies.draft.put',
+    deleteSigningPolicyDraft: 'wallet.policies.draft.delete',
+    listSigningPolicyDifferences: 'wallet.policies.draft.differences',
+    replaySigningPolicyDraft: 'wallet.policies.draft.replay',
+    activateSigningPolicyDraft: 'wallet.policies.draft.activate',
     listSignatures: 'wallet.signatures.list',
   },
   core: {
@@ -113,8 +122,18 @@ export interface PatternContract {
   /** `transaction` of sol and sui: base64, as the caller sent it. */
   'wallet.wallets.signTransaction': { request: { walletId: string } & TransactionRequest; response: SignedTransactionView };
   'wallet.wallets.signTypedData': { request: { walletId: string; typedData: TypedDataRequest }; response: SignatureView };
-  'wallet.policies.get': { request: { gameId: string }; response: SigningPolicy };
-  'wallet.policies.put': { request: { gameId: string; policy: SigningPolicy }; response: SigningPolicy };
+  'wallet.policies.get': { request: { gameId: string }; response: SigningPolicyView };
+  /** `ifMatch`: the version the operator read (`If-Match`); another current version is 412 `PRECONDITION_FAILED`. */
+  'wallet.policies.put': { request: { gameId: string; policy: SigningPolicyInput; ifMatch?: number }; response: SigningPolicyView };
+  'wallet.policies.versions': { request: PageRequest & { gameId: string }; response: Page<SigningPolicyVersionView> };
+  'wallet.policies.evaluate': { request: { gameId: string; evaluation: PolicyEvaluationRequest }; response: PolicyEvaluationView };
+  'wallet.policies.draft.get': { request: { gameId: string }; response: SigningPolicyDraftView };
+  'wallet.policies.draft.put': { request: { gameId: string; draft: SigningRules }; response: SigningPolicyDraftView };
+  'wallet.policies.draft.delete': { request: { gameId: string }; response: { deleted: true } };
+  'wallet.policies.draft.differences': { request: PageRequest & { gameId: string }; response: Page<PolicyDifferenceView> };
+  'wallet.policies.draft.replay': { request: { gameId: string; since?: string }; response: PolicyReplayView };
+  /** `ifMatch`: the active version the operator read; the draft becomes the next version. */
+  'wallet.policies.draft.activate': { request: { gameId: string; ifMatch?: number }; response: SigningPolicyView };
   'wallet.wallets.addresses': { request: { gameId: string; walletIds: string[] }; response: Record<string, WalletAddresses> };
   /** The wallet service's part of a game's audit trail: signing attempts and signing-policy changes, newest first. */
   'wallet.signatures.list': { request: PageRequest & { gameId: string }; response: Page<AuditEntryView> };

@@ -4,3 +4,4 @@
  */
 export type * from './identity';
 export type * from './wallet';
+export type * from './signing-rules';

@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 export interface ErrorBody {
   message: string;
   code: string;
+  details?: Record<string, unknown>;
 }
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
@@ -51,7 +52,8 @@ export function toHttpError(exception: unknown, request: FastifyRequest, logger:
     }
     // 503 always says when to come back (1 s unless the service knows better); 429 says it when the limiter knows.
     const retryAfter = typeof exception.retryAfter === 'number' ? exception.retryAfter : status === 503 ? 1 : undefined;
-    return { status, body: { message: exception.message, code: exception.code }, retryAfter };
+    const details = exception instanceof AppError ? exception.details : AppError.fromPayload(exception).details;
+    return { status, body: { message: exception.message, code: exception.code, ...(details === undefined ? {} : { details }) }, retryAfter };
   }
   if (exception instanceof HttpException) {
     // Nest's own exceptions, and errors Fastify raised outside a route (Nest wraps those in HttpException).

@@ -3,7 +3,28 @@
  * neither the contracts library nor any of its code.
  */
 // eslint-disable-next-line @nx/enforce-module-boundaries -- type-only: nothing of contracts reaches the emitted JavaScript
-export type { ErrorCode } from '@game-wallet/contracts';
+export type {
+  CredentialKind,
+  Criterion,
+  ErrorCode,
+  Page,
+  PolicyDecision,
+  PolicyDeniedDetails,
+  PolicyDifferenceView,
+  PolicyEvaluationRequest,
+  PolicyEvaluationView,
+  PolicyReplayView,
+  PolicyRule,
+  SigningOperation,
+  SigningPolicy,
+  SigningPolicyDraftView,
+  SigningPolicyInput,
+  SigningPolicyVersionView,
+  SigningPolicyView,
+  SigningRules,
+  SolInstructionAllowance,
+  VelocityCriterion,
+} from '@game-wallet/contracts';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- type-only, as above
 export type {
   ChainName,

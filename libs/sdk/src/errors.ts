@@ -1,4 +1,4 @@
-import type { ErrorCode } from './contract-types';
+import type { ErrorCode, PolicyDeniedDetails } from './contract-types';
 
 /**
  * Codes the SDK itself gives when there is no platform answer to report:
@@ -21,6 +21,7 @@ export interface GameWalletErrorInit {
   message: string;
   requestId?: string;
   retryAfter?: number;
+  details?: PolicyDeniedDetails;
   cause?: unknown;
 }
 
@@ -34,6 +35,11 @@ export class GameWalletError extends Error {
   readonly requestId?: string;
   /** Seconds to wait before trying again, from the answer's `Retry-After` (429 and 503). */
   readonly retryAfter?: number;
+  /**
+   * With 403 `POLICY_DENIED`: the signing policy's rule that decided (`null` when no rule accepted the request), why,
+   * and the value it observed (e.g. `value 11 wei`), from the answer's `details`.
+   */
+  readonly details?: PolicyDeniedDetails;
 
   constructor(init: GameWalletErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -42,5 +48,8 @@ export class GameWalletError extends Error {
     this.code = init.code;
     this.requestId = init.requestId;
     this.retryAfter = init.retryAfter;
+    if (init.details !== undefined) {
+      this.details = init.details;
+    }
   }
 }

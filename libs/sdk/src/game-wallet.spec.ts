@@ -1,5 +1,5 @@
 import { GameWalletError } from './errors';
-import { GameWallet, ProfileClient } from './game-wallet';
+import { ConsoleClient, GameWallet, ProfileClient } from './game-wallet';
 import { fakeFetch } from './testing/fake-fetch';
 
 const player = {
@@ -122,6 +122,26 @@ describe(GameWallet.name, () => {
     expect(fetch.requests).toHaveLength(3);
   });
 
+  it("gives a POLICY_DENIED error the policy's details: the rule, why, the observed value", async () => {
+    const details = { ruleId: 'small-payments', reason: 'rule small-payments rejects this', observed: 'value 11 wei' };
+    const fetch = fakeFetch(
+      { status: 403, body: { message: "The game's signing policy refuses this", code: 'POLICY_DENIED', details } },
+      { status: 403, body: { message: 'No rule accepted this', code: 'POLICY_DENIED', details: { ruleId: null, reason: 'no rule accepts messages on evm from an API key' } } },
+      { status: 403, body: { message: 'Another game', code: 'FORBIDDEN' } },
+      { status: 403, body: { message: 'Malformed', code: 'POLICY_DENIED', details: { ruleId: 1 } } },
+    );
+    const client = server(fetch);
+    const sign = () =>
+      client.wallets.signTransaction('w-1', { chain: 'evm', transaction: { chainId: '1' } }).then(
+        () => Promise.reject(new Error('signed')),
+        (reason: unknown) => reason as GameWalletError,
+      );
+    expect(await sign()).toMatchObject({ status: 403, code: 'POLICY_DENIED', details });
+    expect((await sign()).details).toEqual({ ruleId: null, reason: 'no rule accepts messages on evm from an API key' });
+    expect((await sign()).details).toBeUndefined();
+    expect((await sign()).details).toBeUndefined();
+  });
+
   it('throws the platform error as a GameWalletError', async () => {
     const fetch = fakeFetch({ status: 404, body: { message: 'No player with this id', code: 'PLAYER_NOT_FOUND' }, headers: { 'x-request-id': 'r-1' } });
     const error = await server(fetch).players.get('p').catch((reason: unknown) => reason);
@@ -161,5 +181,86 @@ describe(ProfileClient.name, () => {
 
   it('requires a JWT', () => {
     expect(() => GameWallet.forProfile({ baseUrl: 'https://api.test', jwt: '' })).toThrow('jwt is required');
+  });
+});
+
+describe(ConsoleClient.name, () => {
+  const policy = { version: 3, rules: [{ id: 'keys', action: 'accept', operation: 'message', criteria: [] }], updatedAt: '2026-11-21T10:00:00.000Z', updatedBy: 'operator:o-1' };
+  const consoleClient = (fetch: ReturnType<typeof fakeFetch>) => GameWallet.forConsole({ baseUrl: 'https://api.test/', token: 'console-token', fetch, retryDelayMs: 1 });
+  const rules = { rules: policy.rules as never[] };
+
+  it("calls every signing-policy route of a game with the console token, If-Match from a version", async () => {
+    const fetch = fakeFetch({ status: 200, body: policy });
+    const client = consoleClient(fetch);
+    const evaluation = { operation: 'message', chain: 'evm', credential: { kind: 'apiKey' }, payload: 'aGk=' } as const;
+    await expect(client.signingPolicy.get('g/1')).resolves.toEqual(policy);
+    await client.signingPolicy.put('g-1', rules, { ifMatch: 3 });
+    await client.signingPolicy.put('g-1', rules);
+    await client.signingPolicy.versions('g-1', { limit: 2, cursor: 'Mw' });
+    await client.signingPolicy.versions('g-1');
+    await client.signingPolicy.evaluate('g-1', evaluation);
+    await client.signingPolicy.draft.get('g-1');
+    await client.signingPolicy.draft.put('g-1', rules);
+    await client.signingPolicy.draft.differences('g-1', { limit: 10 });
+    await client.signingPolicy.draft.replay('g-1', { since: new Date('2026-11-01T00:00:00Z') });
+    await client.signingPolicy.draft.replay('g-1');
+    await client.signingPolicy.draft.activate('g-1', { ifMatch: 0 });
+    await client.signingPolicy.draft.activate('g-1');
+    const root = 'https://api.test/v1/console/games';
+    expect(fetch.requests.map(({ url, init }) => [init.method, url, init.body, init.headers['if-match']])).toEqual([
+      ['GET', `${root}/g%2F1/signing-policy`, undefined, undefined],
+      ['PUT', `${root}/g-1/signing-policy`, JSON.stringify(rules), '"3"'],
+      ['PUT', `${root}/g-1/signing-policy`, JSON.stringify(rules), undefined],
+      ['GET', `${root}/g-1/signing-policy/versions?limit=2&cursor=Mw`, undefined, undefined],
+      ['GET', `${root}/g-1/signing-policy/versions`, undefined, undefined],
+      ['POST', `${root}/g-1/signing-policy/evaluate`, JSON.stringify(evaluation), undefined],
+      ['GET', `${root}/g-1/signing-policy/draft`, undefined, undefined],
+      ['PUT', `${root}/g-1/signing-policy/draft`, JSON.stringify(rules), undefined],
+      ['GET', `${root}/g-1/signing-policy/draft/differences?limit=10`, undefined, undefined],
+      ['POST', `${root}/g-1/signing-policy/draft/replay`, '{"since":"2026-11-01T00:00:00.000Z"}', undefined],
+      ['POST', `${root}/g-1/signing-policy/draft/replay`, '{}', undefined],
+      ['POST', `${root}/g-1/signing-policy/draft/activate`, undefined, '"0"'],
+      ['POST', `${root}/g-1/signing-policy/draft/activate`, undefined, undefined],
+    ]);
+    expect(fetch.requests.every(({ init }) => init.headers.authorization === 'Bearer console-token' && !('x-api-key' in init.headers))).toBe(true);
+  });
+
+  it('deletes the draft (204)', async () => {
+    const fetch = fakeFetch({ status: 204 });
+    await expect(consoleClient(fetch).signingPolicy.draft.delete('g-1')).resolves.toBeUndefined();
+    expect(fetch.requests[0]).toMatchObject({ url: 'https://api.test/v1/console/games/g-1/signing-policy/draft', init: { method: 'DELETE' } });
+  });
+
+  it('retries the reads, PUTs, evaluations and replays; never deleting or activating the draft', async () => {
+    const retried = async (call: (client: ConsoleClient) => Promise<unknown>, answer: { status: number; body?: unknown }) => {
+      const fetch = fakeFetch(unavailable, answer);
+      await call(consoleClient(fetch)).catch(() => undefined);
+      return fetch.requests.length;
+    };
+    const ok = { status: 200, body: policy };
+    expect(await retried((client) => client.signingPolicy.get('g'), ok)).toBe(2);
+    expect(await retried((client) => client.signingPolicy.put('g', rules, { ifMatch: 1 }), ok)).toBe(2);
+    expect(await retried((client) => client.signingPolicy.versions('g'), ok)).toBe(2);
+    expect(await retried((client) => client.signingPolicy.evaluate('g', { operation: 'message', chain: 'evm', credential: { kind: 'profile' }, payload: '' }), ok)).toBe(2);
+    expect(await retried((client) => client.signingPolicy.draft.get('g'), ok)).toBe(2);
+    expect(await retried((client) => client.signingPolicy.draft.put('g', rules), ok)).toBe(2);
+    expect(await retried((client) => client.signingPolicy.draft.differences('g'), ok)).toBe(2);
+    expect(await retried((client) => client.signingPolicy.draft.replay('g'), ok)).toBe(2);
+    expect(await retried((client) => client.signingPolicy.draft.delete('g'), { status: 204 })).toBe(1);
+    expect(await retried((client) => client.signingPolicy.draft.activate('g'), ok)).toBe(1);
+  });
+
+  it('throws 412 PRECONDITION_FAILED as a GameWalletError, and refuses an ifMatch that is no version before sending', async () => {
+    const fetch = fakeFetch({ status: 412, body: { message: 'The signing policy is at version 4, not 3', code: 'PRECONDITION_FAILED' } });
+    const client = consoleClient(fetch);
+    await expect(client.signingPolicy.put('g', rules, { ifMatch: 3 })).rejects.toMatchObject({ status: 412, code: 'PRECONDITION_FAILED' });
+    await expect(client.signingPolicy.draft.activate('g', { ifMatch: -1 })).rejects.toThrow('ifMatch must be a version: a whole number, 0 or more');
+    await expect(client.signingPolicy.put('g', rules, { ifMatch: 1.5 })).rejects.toThrow(TypeError);
+    expect(fetch.requests).toHaveLength(1);
+  });
+
+  it('requires a token', () => {
+    expect(() => GameWallet.forConsole({ baseUrl: 'https://api.test', token: '' })).toThrow('token is required');
+    expect(() => GameWallet.forConsole({ baseUrl: 'api.test', token: 't' })).toThrow('baseUrl must be an absolute URL');
   });
 });

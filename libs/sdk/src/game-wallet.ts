@@ -1,7 +1,7 @@
 import type { Jwks } from './contract-types';
 import { ClientOptions, HttpClient, RequestOptions } from './http-client';
-import { PlayersResource, ProfilesResource, PublicApi, WalletsResource } from './resources';
-import type { HealthOptions, HealthReport, PlayersApi, ProfilesApi, WalletsApi } from './types';
+import { PlayersResource, ProfilesResource, PublicApi, SigningPolicyResource, WalletsResource } from './resources';
+import type { HealthOptions, HealthReport, PlayersApi, ProfilesApi, SigningPolicyApi, WalletsApi } from './types';
 
 export interface GameWalletOptions extends ClientOptions {
   /** `base_url`: profiles, wallets, health, JWKS (e.g. `https://api.example.com`). */
@@ -17,6 +17,16 @@ export interface ProfileClientOptions extends ClientOptions {
   baseUrl: string;
   /** The profile JWT, or a function giving the current one (called before each call), sent as `Authorization: Bearer`. */
   jwt: string | (() => string | Promise<string>);
+}
+
+export interface ConsoleClientOptions extends ClientOptions {
+  /** `base_url`. */
+  baseUrl: string;
+  /**
+   * A console token (the `token` of `POST /v1/console/session`), or a function giving the current one (called before
+   * each call), sent as `Authorization: Bearer`. It acts for an operator: keep it off game servers and clients.
+   */
+  token: string | (() => string | Promise<string>);
 }
 
 /** The client of a game server: the whole public API for one game, with its API key. */
@@ -45,6 +55,11 @@ export class GameWallet {
    */
   static forProfile(options: ProfileClientOptions): ProfileClient {
     return new ProfileClient(options);
+  }
+
+  /** A client of the console API for an operator's scripts (a game's signing policy), with a console token. */
+  static forConsole(options: ConsoleClientOptions): ConsoleClient {
+    return new ConsoleClient(options);
   }
 
   /** `GET /v1/health`: the gateway's readiness report, or `{ scope: 'services' }` for identity, wallet and core. */
@@ -85,6 +100,21 @@ export class ProfileClient {
   /** As {@link GameWallet.jwks}: no credential is needed. */
   jwks(options?: RequestOptions): Promise<Jwks> {
     return this.publicApi.jwks(options);
+  }
+}
+
+/** The client of the console API, made by {@link GameWallet.forConsole}: what an operator's console token may do. */
+export class ConsoleClient {
+  /** Games' signing policies: rules and their versions, dry runs, the draft. */
+  readonly signingPolicy: SigningPolicyApi;
+
+  constructor(options: ConsoleClientOptions) {
+    const { token } = options;
+    if (typeof token !== 'function' && (typeof token !== 'string' || token === '')) {
+      throw new TypeError('token is required');
+    }
+    const http = new HttpClient(options, async () => ({ authorization: `Bearer ${typeof token === 'function' ? await token() : token}` }));
+    this.signingPolicy = new SigningPolicyResource(http, urlOption('baseUrl', options.baseUrl));
   }
 }
 

@@ -1,3 +1,4 @@
+import type { PolicyDeniedDetails } from './contract-types';
 import { GameWalletError } from './errors';
 import { DEFAULT_RETRY_SETTINGS, RETRYABLE_STATUSES, RetrySettings, parseRetryAfter, retryDelayMs } from './retry-policy';
 
@@ -47,9 +48,11 @@ export interface ClientOptions {
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 export interface HttpCall {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   body?: unknown;
+  /** headers of this call (e.g. `if-match`), beside the credential's */
+  headers?: Record<string, string>;
   /** Safe to send again after a 429/503/504 or a network error. */
   idempotent: boolean;
   /** An error answer whose body is the result the caller wants (a health report's 503). */
@@ -102,7 +105,7 @@ export class HttpClient {
     const retries = call.idempotent ? wholeNumber('retries', options.retries ?? this.retry.retries) : 0;
     try {
       scope.throwIfEnded();
-      const headers: Record<string, string> = { accept: 'application/json', ...(await this.credentials()) };
+      const headers: Record<string, string> = { accept: 'application/json', ...call.headers, ...(await this.credentials()) };
       scope.throwIfEnded();
       if (options.requestId !== undefined) {
         headers['x-request-id'] = options.requestId;
@@ -168,16 +171,28 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-/** An error answer as the platform sends it (`{message, code}`), or `UNEXPECTED_RESPONSE` with the status otherwise. */
+/**
+ * An error answer as the platform sends it (`{message, code}`, with `details` for 403 `POLICY_DENIED`), or
+ * `UNEXPECTED_RESPONSE` with the status otherwise.
+ */
 function errorFromAnswer(status: number, body: unknown, requestId: string | undefined, retryAfter: number | undefined): GameWalletError {
   if (isErrorBody(body)) {
-    return new GameWalletError({ status, code: body.code, message: body.message, requestId, retryAfter });
+    const details = isPolicyDeniedDetails(body.details) ? body.details : undefined;
+    return new GameWalletError({ status, code: body.code, message: body.message, requestId, retryAfter, details });
   }
   return new GameWalletError({ status, code: 'UNEXPECTED_RESPONSE', message: `HTTP ${status} without the platform's error body`, requestId, retryAfter });
 }
 
-function isErrorBody(body: unknown): body is { message: string; code: string } {
+function isErrorBody(body: unknown): body is { message: string; code: string; details?: unknown } {
   return typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string' && typeof (body as { code?: unknown }).code === 'string';
+}
+
+function isPolicyDeniedDetails(details: unknown): details is PolicyDeniedDetails {
+  if (typeof details !== 'object' || details === null || Array.isArray(details)) {
+    return false;
+  }
+  const { ruleId, reason, observed } = details as Record<string, unknown>;
+  return (ruleId === null || typeof ruleId === 'string') && typeof reason === 'string' && (observed === undefined || typeof observed === 'string');
 }
 
 /** The life of one call: its deadline, the caller's signal, and what ended it. */

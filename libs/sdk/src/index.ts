@@ -1,5 +1,5 @@
-export { GameWallet, ProfileClient } from './game-wallet';
-export type { GameWalletOptions, ProfileClientOptions } from './game-wallet';
+export { ConsoleClient, GameWallet, ProfileClient } from './game-wallet';
+export type { ConsoleClientOptions, GameWalletOptions, ProfileClientOptions } from './game-wallet';
 export { GameWalletError } from './errors';
 export type { GameWalletErrorCode, GameWalletErrorInit, SdkErrorCode } from './errors';
 export type { ClientOptions, FetchFunction, FetchRequestInit, FetchResponse, RequestOptions } from './http-client';
@@ -10,33 +10,19 @@ export type {
   HealthIndicator,
   HealthOptions,
   HealthReport,
+  IfMatchOptions,
   MessageEncoding,
+  PageQuery,
   PlayersApi,
   ProfilesApi,
+  ReplayInput,
   SignInput,
+  SigningPolicyApi,
+  SigningPolicyDraftApi,
   WalletQuery,
   WalletWithProfile,
   WalletsApi,
 } from './types';
 export { ProfileTokenVerifier, verifyProfileJwt } from './jwt/profile-token-verifier';
 export type { ExpectedApp, JwksSource, ProfileClaimsCheck, ProfileClaimsOptions, ProfileTokenVerifierOptions } from './jwt/profile-token-verifier';
-export type {
-  ChainName,
-  ErrorCode,
-  IssuedToken,
-  Jwks,
-  PlayerView,
-  ProfileClaims,
-  ProfileView,
-  PublicJwk,
-  SignatureView,
-  SignedTransactionView,
-  EvmSignedTransactionView,
-  SolanaSignedTransactionView,
-  SuiSignedTransactionView,
-  TransactionRequest,
-  EvmTransactionRequest,
-  TypedDataRequest,
-  WalletAddresses,
-  WalletView,
-} from './contract-types';
+export type * from './contract-types';

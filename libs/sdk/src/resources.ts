@@ -1,18 +1,6 @@
-import type { IssuedToken, Jwks, PlayerView, SignatureView, SignedTransactionView, TransactionRequest, TypedDataRequest, WalletView } from './contract-types';
+import type { IssuedToken, Jwks, Page, PlayerView, PolicyDifferenceView, PolicyEvaluationRequest, PolicyEvaluationView, PolicyReplayView, SignatureView, SignedTransactionView, SigningPolicyDraftView, SigningPolicyInput, SigningPolicyVersionView, SigningPolicyView, SigningRules, TransactionRequest, TypedDataRequest, WalletView } from './contract-types';
 import { HttpClient, RequestOptions } from './http-client';
-import type {
-  AuthenticateInput,
-  CreatePlayerInput,
-  CreatePlayerResult,
-  HealthOptions,
-  HealthReport,
-  PlayersApi,
-  ProfilesApi,
-  SignInput,
-  WalletQuery,
-  WalletWithProfile,
-  WalletsApi,
-} from './types';
+import type { AuthenticateInput, CreatePlayerInput, CreatePlayerResult, HealthOptions, HealthReport, IfMatchOptions, PageQuery, PlayersApi, ProfilesApi, ReplayInput, SignInput, SigningPolicyApi, SigningPolicyDraftApi, WalletQuery, WalletWithProfile, WalletsApi } from './types';
 
 const segment = encodeURIComponent;
 
@@ -94,6 +82,92 @@ export class WalletsResource implements WalletsApi {
     return this.http.request({ method: 'POST', url: `${this.baseUrl}/v1/wallet/${segment(walletId)}/sign-typed-data`, body: typedData, idempotent: false }, options);
   }
 
+}
+
+// A game's signing policy (console token). Reads, evaluations, replays and PUTs (the same body again makes the same
+// policy) are retried; deleting and activating the draft are not (a repeat would answer 404: the draft is gone).
+export class SigningPolicyResource implements SigningPolicyApi {
+  readonly draft: SigningPolicyDraftApi;
+
+  constructor(
+    private readonly http: HttpClient,
+    private readonly baseUrl: string,
+  ) {
+    this.draft = new SigningPolicyDraftResource(http, baseUrl);
+  }
+
+  get(gameId: string, options?: RequestOptions): Promise<SigningPolicyView> {
+    return this.http.request({ method: 'GET', url: policyUrl(this.baseUrl, gameId), idempotent: true }, options);
+  }
+
+  async put(gameId: string, policy: SigningPolicyInput, options?: IfMatchOptions): Promise<SigningPolicyView> {
+    return this.http.request({ method: 'PUT', url: policyUrl(this.baseUrl, gameId), body: policy, headers: ifMatchHeader(options), idempotent: true }, options);
+  }
+
+  versions(gameId: string, page?: PageQuery, options?: RequestOptions): Promise<Page<SigningPolicyVersionView>> {
+    return this.http.request({ method: 'GET', url: policyUrl(this.baseUrl, gameId, '/versions', page), idempotent: true }, options);
+  }
+
+  evaluate(gameId: string, request: PolicyEvaluationRequest, options?: RequestOptions): Promise<PolicyEvaluationView> {
+    return this.http.request({ method: 'POST', url: policyUrl(this.baseUrl, gameId, '/evaluate'), body: request, idempotent: true }, options);
+  }
+}
+
+class SigningPolicyDraftResource implements SigningPolicyDraftApi {
+  constructor(
+    private readonly http: HttpClient,
+    private readonly baseUrl: string,
+  ) {}
+
+  get(gameId: string, options?: RequestOptions): Promise<SigningPolicyDraftView> {
+    return this.http.request({ method: 'GET', url: policyUrl(this.baseUrl, gameId, '/draft'), idempotent: true }, options);
+  }
+
+  put(gameId: string, draft: SigningRules, options?: RequestOptions): Promise<SigningPolicyDraftView> {
+    return this.http.request({ method: 'PUT', url: policyUrl(this.baseUrl, gameId, '/draft'), body: { rules: draft.rules }, idempotent: true }, options);
+  }
+
+  async delete(gameId: string, options?: RequestOptions): Promise<void> {
+    await this.http.request({ method: 'DELETE', url: policyUrl(this.baseUrl, gameId, '/draft'), idempotent: false }, options);
+  }
+
+  differences(gameId: string, page?: PageQuery, options?: RequestOptions): Promise<Page<PolicyDifferenceView>> {
+    return this.http.request({ method: 'GET', url: policyUrl(this.baseUrl, gameId, '/draft/differences', page), idempotent: true }, options);
+  }
+
+  replay(gameId: string, input: ReplayInput = {}, options?: RequestOptions): Promise<PolicyReplayView> {
+    const since = input.since instanceof Date ? input.since.toISOString() : input.since;
+    return this.http.request({ method: 'POST', url: policyUrl(this.baseUrl, gameId, '/draft/replay'), body: { since }, idempotent: true }, options);
+  }
+
+  async activate(gameId: string, options?: IfMatchOptions): Promise<SigningPolicyView> {
+    return this.http.request({ method: 'POST', url: policyUrl(this.baseUrl, gameId, '/draft/activate'), headers: ifMatchHeader(options), idempotent: false }, options);
+  }
+}
+
+/** `{base_url}/v1/console/games/{gameId}/signing-policy…`, with a page's `limit` and `cursor`. */
+function policyUrl(baseUrl: string, gameId: string, path = '', page: PageQuery = {}): string {
+  const params = new URLSearchParams();
+  if (page.limit !== undefined) {
+    params.set('limit', String(page.limit));
+  }
+  if (page.cursor !== undefined) {
+    params.set('cursor', page.cursor);
+  }
+  const search = params.toString();
+  return `${baseUrl}/v1/console/games/${segment(gameId)}/signing-policy${path}${search === '' ? '' : `?${search}`}`;
+}
+
+/** A version as the strong ETag the platform answers with: `If-Match: "3"`. */
+function ifMatchHeader(options: IfMatchOptions | undefined): Record<string, string> | undefined {
+  const version = options?.ifMatch;
+  if (version === undefined) {
+    return undefined;
+  }
+  if (!Number.isSafeInteger(version) || version < 0) {
+    throw new TypeError('ifMatch must be a version: a whole number, 0 or more');
+  }
+  return { 'if-match': `"${version}"` };
 }
 
 /** The routes that take no credential. */

@@ -1,4 +1,4 @@
-import type { ChainName, IssuedToken, PlayerView, ProfileView, SignatureView, SignedTransactionView, TransactionRequest, TypedDataRequest, WalletView } from './contract-types';
+import type { ChainName, IssuedToken, Page, PlayerView, PolicyDifferenceView, PolicyEvaluationRequest, PolicyEvaluationView, PolicyReplayView, ProfileView, SignatureView, SignedTransactionView, SigningPolicyDraftView, SigningPolicyInput, SigningPolicyVersionView, SigningPolicyView, SigningRules, TransactionRequest, TypedDataRequest, WalletView } from './contract-types';
 import type { RequestOptions } from './http-client';
 
 /** SPEC §4.4: `uniqueId` 1–128 characters; `image` an absolute http(s) URL or null; `userData` a JSON object ≤ 16 KiB. */
@@ -91,4 +91,67 @@ export interface WalletsApi {
   signTransaction(walletId: string, input: TransactionRequest, options?: RequestOptions): Promise<SignedTransactionView>;
   /** `POST {base_url}/v1/wallet/{id}/sign-typed-data`: EIP-712 typed data signed as `eth_signTypedData_v4`. Never retried. */
   signTypedData(walletId: string, typedData: TypedDataRequest, options?: RequestOptions): Promise<SignatureView>;
+}
+
+/** A page of a list: at most `limit` items (1–100, default 50), after `cursor` (the `nextCursor` of the page before). */
+export interface PageQuery {
+  limit?: number;
+  cursor?: string;
+}
+
+/** Options of a call that changes a versioned signing policy. */
+export interface IfMatchOptions extends RequestOptions {
+  /**
+   * The version the change is made over (the `version` a read answered, sent as `If-Match: "<version>"`): when another
+   * one is current, the call fails with 412 `PRECONDITION_FAILED` and changes nothing. Absent: any version.
+   */
+  ifMatch?: number;
+}
+
+/** What `draft.replay` reads: attempts since `since` (a `Date` or an ISO 8601 date-time); absent, the last 100,000. */
+export interface ReplayInput {
+  since?: Date | string;
+}
+
+/**
+ * A game's signing policy (SPEC §11), on `base_url` with a console token: ordered rules, each change a new version,
+ * dry runs, and a draft evaluated beside it on every signing attempt.
+ */
+export interface SigningPolicyApi {
+  /** `GET …/games/{gameId}/signing-policy`: the active version (0: the default, which the game never changed). */
+  get(gameId: string, options?: RequestOptions): Promise<SigningPolicyView>;
+  /**
+   * `PUT …/games/{gameId}/signing-policy`: saves the next version, `{rules}` (or the first policy shape, deprecated,
+   * converted to rules). `ifMatch`: only over that version (else 412 `PRECONDITION_FAILED`). Retried like a read: the
+   * same rules again make the same policy.
+   */
+  put(gameId: string, policy: SigningPolicyInput, options?: IfMatchOptions): Promise<SigningPolicyView>;
+  /** `GET …/signing-policy/versions`: every version, newest first, a page at a time. */
+  versions(gameId: string, page?: PageQuery, options?: RequestOptions): Promise<Page<SigningPolicyVersionView>>;
+  /**
+   * `POST …/signing-policy/evaluate`: what the active policy (or, with `policy: 'draft'`, the draft) decides for a
+   * signing request, and the facts it read, without signing. `payload` is what the signing route takes: a message in
+   * base64, a transaction (EVM's fields, or base64 for sol and sui), or typed data.
+   */
+  evaluate(gameId: string, request: PolicyEvaluationRequest, options?: RequestOptions): Promise<PolicyEvaluationView>;
+  /** The draft: rules evaluated beside the active policy on every signing attempt, deciding nothing. */
+  readonly draft: SigningPolicyDraftApi;
+}
+
+export interface SigningPolicyDraftApi {
+  /** `GET …/signing-policy/draft`: `NOT_FOUND` (404) when the game has none. */
+  get(gameId: string, options?: RequestOptions): Promise<SigningPolicyDraftView>;
+  /** `PUT …/signing-policy/draft`: replaces the draft. */
+  put(gameId: string, draft: SigningRules, options?: RequestOptions): Promise<SigningPolicyDraftView>;
+  /** `DELETE …/signing-policy/draft`: `NOT_FOUND` (404) when the game has none. Never retried. */
+  delete(gameId: string, options?: RequestOptions): Promise<void>;
+  /** `GET …/signing-policy/draft/differences`: the signing attempts the draft decided otherwise, newest first. */
+  differences(gameId: string, page?: PageQuery, options?: RequestOptions): Promise<Page<PolicyDifferenceView>>;
+  /** `POST …/signing-policy/draft/replay`: the draft over past attempts, changing nothing. */
+  replay(gameId: string, input?: ReplayInput, options?: RequestOptions): Promise<PolicyReplayView>;
+  /**
+   * `POST …/signing-policy/draft/activate`: the draft becomes the next version and is removed. `ifMatch`: only over
+   * that version (else 412 `PRECONDITION_FAILED`). Never retried.
+   */
+  activate(gameId: string, options?: IfMatchOptions): Promise<SigningPolicyView>;
 }

@@ -23,7 +23,7 @@ describe('@game-wallet/sdk as built', () => {
     ['ESM', `import(${JSON.stringify(join(PACKAGE, 'index.js'))}).then((sdk) => console.log(Object.keys(sdk).sort().join(',')))`, ['--input-type=module']],
   ])('loads from %s with its classes and the offline verifier', (_, script, flags) => {
     const output = execFileSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' }).trim();
-    expect(output).toBe('GameWallet,GameWalletError,ProfileClient,ProfileTokenVerifier,verifyProfileJwt');
+    expect(output).toBe('ConsoleClient,GameWallet,GameWalletError,ProfileClient,ProfileTokenVerifier,verifyProfileJwt');
   });
 
   it('type-checks in a strict TypeScript project that has nothing else installed, where a verifier without its game does not', () => {
@@ -43,8 +43,12 @@ describe('@game-wallet/sdk as built', () => {
           "export async function run(): Promise<string> {",
           "  const { player }: { player: PlayerView } = await gw.players.create({ uniqueId: 'p1' });",
           "  try { return (await gw.wallets.sign(player.walletId, { chain: 'evm', message: 'hi' })).signature; }",
-          "  catch (error) { if (error instanceof GameWalletError) { return error.code; } throw error; }",
+          "  catch (error) { if (error instanceof GameWalletError) { return error.details?.ruleId ?? error.code; } throw error; }",
           '}',
+          "const operator = GameWallet.forConsole({ baseUrl: 'http://localhost:3000', token: 'console-token' });",
+          "export const policy = operator.signingPolicy.put('g', { rules: [{ id: 'short', action: 'accept', operation: 'message', criteria: [{ type: 'messageLength', operator: '<=', value: '200' }] }] }, { ifMatch: 0 });",
+          '// @ts-expect-error -- a criterion has its own fields',
+          "export const wrong = operator.signingPolicy.draft.put('g', { rules: [{ id: 'r', action: 'accept', operation: 'message', criteria: [{ type: 'messageLength', values: ['1'] }] }] });",
           "export const verifier = new ProfileTokenVerifier({ baseUrl: 'http://localhost:3000', app: 'game-id' });",
           "export const several = new ProfileTokenVerifier({ baseUrl: 'http://localhost:3000', app: ['game-1', 'game-2'] });",
           "export const anyGame = new ProfileTokenVerifier({ baseUrl: 'http://localhost:3000', acceptAnyApp: true });",

@@ -18,6 +18,9 @@ const CONSUMER = ['+xreadgroup', '+xack', '+xdel', '+xgroup|create', '+xgroup|de
 export const signInFailuresKeyPattern = (prefix: string): string => `${prefix}:sign-in-failures:*`;
 export const rateLimitKeyPattern = (prefix: string): string => `${prefix}:rate:*`;
 export const walletUsedChannel = (prefix: string): string => `${prefix}:events:wallet-used`;
+/** The wallet's velocity counters (signing policy): one hash per game, rule criterion, subject and chain. */
+export const velocityKey = (prefix: string, gameId: string, counter: string): string => `${prefix}:velocity:${gameId}:${counter}`;
+const velocityKeyPattern = (prefix: string): string => `${prefix}:velocity:*`;
 
 /** A selector: commands allowed only on these keys (`~`, `%R~`) and channels (`&`). */
 const selector = (commands: string[], keys: string[], channels: string[] = []): string =>
@@ -69,7 +72,10 @@ export function redisAclRules(app: RedisAclApp, prefix: string): string[] {
       );
       break;
     case 'wallet':
-      rules.push(selector(['+publish', '+subscribe'], [], [walletUsedChannel(prefix)]));
+      rules.push(
+        selector(['+publish', '+subscribe'], [], [walletUsedChannel(prefix)]),
+        selector(['+evalsha', '+eval', '+time', '+hgetall', '+hget', '+hset', '+hdel', '+hincrby', '+pexpire'], [`~${velocityKeyPattern(prefix)}`]),
+      );
       break;
     case 'core':
       break;

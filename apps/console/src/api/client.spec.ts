@@ -14,6 +14,18 @@ describe('apiRequest', () => {
     });
   });
 
+  it('adds the headers given, such as If-Match', async () => {
+    const fetch = vi.fn(async () => new Response(JSON.stringify({ version: 4 }), { status: 200 }));
+    vi.stubGlobal('fetch', fetch);
+    await apiRequest('PUT', '/games/g1/signing-policy', { rules: [] }, { 'if-match': '"3"' });
+    expect(fetch).toHaveBeenCalledWith('/v1/console/games/g1/signing-policy', {
+      method: 'PUT',
+      credentials: 'same-origin',
+      headers: { accept: 'application/json', 'content-type': 'application/json', 'if-match': '"3"' },
+      body: '{"rules":[]}',
+    });
+  });
+
   it("turns an error answer into an ApiError with the platform's message, code and Retry-After", async () => {
     vi.stubGlobal(
       'fetch',

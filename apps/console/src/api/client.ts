@@ -16,15 +16,16 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * One call to the console API on this origin. The session travels in its HttpOnly cookie, so the page itself never
- * holds a token. Errors become {@link ApiError} with the API's own `message`.
+ * holds a token. Errors become {@link ApiError} with the API's own `message`. `headers` adds to the request's own
+ * (`If-Match`).
  */
-export async function apiRequest<T>(method: Method, path: string, body?: unknown): Promise<T> {
+export async function apiRequest<T>(method: Method, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
   let response: Response;
   try {
     response = await fetch(`/v1/console${path}`, {
       method,
       credentials: 'same-origin',
-      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {

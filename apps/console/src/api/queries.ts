@@ -10,7 +10,16 @@ import type {
   GameSummaryView,
   GameView,
   Page,
-  SigningPolicy,
+} from '@game-wallet/contracts/views';
+import type {
+  PolicyDifferenceView,
+  PolicyEvaluationRequest,
+  PolicyEvaluationView,
+  PolicyReplayView,
+  PolicyRule,
+  SigningPolicyDraftView,
+  SigningPolicyVersionView,
+  SigningPolicyView,
 } from '@game-wallet/contracts/views';
 import { ApiError, apiRequest, queryString } from './client';
 
@@ -23,6 +32,9 @@ export const queryKeys = {
   players: (gameId: string, uniqueId: string, cursor: string | undefined) => ['players', gameId, uniqueId, cursor ?? ''] as const,
   audit: (gameId: string, cursor: string | undefined) => ['audit', gameId, cursor ?? ''] as const,
   signingPolicy: (gameId: string) => ['signing-policy', gameId] as const,
+  policyVersions: (gameId: string) => ['policy-versions', gameId] as const,
+  policyDraft: (gameId: string) => ['policy-draft', gameId] as const,
+  policyDifferences: (gameId: string, cursor: string | undefined) => ['policy-differences', gameId, cursor ?? ''] as const,
 };
 
 /** Rows per page of the players and audit tables. */
@@ -190,18 +202,117 @@ export function useSignOut() {
   });
 }
 
+const policyPath = (gameId: string, rest = '') => `/games/${encodeURIComponent(gameId)}/signing-policy${rest}`;
+/** A policy version as the strong ETag `If-Match` names. */
+const ifMatch = (version: number) => ({ 'if-match': `"${version}"` });
+
+/** The game's active signing policy: its rules, version, and who changed it when. */
 export function useSigningPolicy(gameId: string) {
-  return useQuery({
-    queryKey: queryKeys.signingPolicy(gameId),
-    queryFn: () => apiRequest<SigningPolicy>('GET', `/games/${encodeURIComponent(gameId)}/signing-policy`),
-  });
+  return useQuery({ queryKey: queryKeys.signingPolicy(gameId), queryFn: () => apiRequest<SigningPolicyView>('GET', policyPath(gameId)) });
 }
 
-/** Replaces the game's signing policy; the cache then holds what the platform answered. */
+/** What follows a change of the active policy: its versions, the audit trail and the draft's differences. */
+function afterPolicyChange(client: QueryClient, gameId: string, policy: SigningPolicyView): void {
+  client.setQueryData(queryKeys.signingPolicy(gameId), policy);
+  void client.invalidateQueries({ queryKey: queryKeys.policyVersions(gameId) });
+  void client.invalidateQueries({ queryKey: ['audit', gameId] });
+}
+
+/**
+ * Saves the rules as the next version, only over the version they were read at (`If-Match`): 412
+ * `PRECONDITION_FAILED` when someone saved another since. The cache then holds what the platform answered.
+ */
 export function useSaveSigningPolicy(gameId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (policy: SigningPolicy) => apiRequest<SigningPolicy>('PUT', `/games/${encodeURIComponent(gameId)}/signing-policy`, policy),
-    onSuccess: (saved) => client.setQueryData(queryKeys.signingPolicy(gameId), saved),
+    mutationFn: ({ rules, version }: { rules: PolicyRule[]; version: number }) => apiRequest<SigningPolicyView>('PUT', policyPath(gameId), { rules }, ifMatch(version)),
+    onSuccess: (saved) => afterPolicyChange(client, gameId, saved),
+  });
+}
+
+/** The policy's versions, newest first, a page at a time. */
+export function useSigningPolicyVersions(gameId: string, enabled: boolean) {
+  return useInfiniteQuery({
+    queryKey: queryKeys.policyVersions(gameId),
+    queryFn: ({ pageParam }) => apiRequest<Page<SigningPolicyVersionView>>('GET', policyPath(gameId, `/versions${queryString({ limit: 10, cursor: pageParam })}`)),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    enabled,
+  });
+}
+
+/** The game's draft, or null when it has none. */
+export function useSigningPolicyDraft(gameId: string) {
+  return useQuery({
+    queryKey: queryKeys.policyDraft(gameId),
+    queryFn: async (): Promise<SigningPolicyDraftView | null> => {
+      try {
+        return await apiRequest<SigningPolicyDraftView>('GET', policyPath(gameId, '/draft'));
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404 && error.code === 'NOT_FOUND') {
+          return null;
+        }
+        throw error;
+      }
+    },
+  });
+}
+
+function afterDraftChange(client: QueryClient, gameId: string, draft: SigningPolicyDraftView | null): void {
+  client.setQueryData(queryKeys.policyDraft(gameId), draft);
+  void client.invalidateQueries({ queryKey: ['policy-differences', gameId] });
+  void client.invalidateQueries({ queryKey: ['audit', gameId] });
+}
+
+/** Replaces (or starts) the game's draft. */
+export function useSaveDraft(gameId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (rules: PolicyRule[]) => apiRequest<SigningPolicyDraftView>('PUT', policyPath(gameId, '/draft'), { rules }),
+    onSuccess: (draft) => afterDraftChange(client, gameId, draft),
+  });
+}
+
+export function useDeleteDraft(gameId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest<void>('DELETE', policyPath(gameId, '/draft')),
+    onSuccess: () => afterDraftChange(client, gameId, null),
+  });
+}
+
+/** Makes the draft the next version, only over the active version it was compared with (`If-Match`). */
+export function useActivateDraft(gameId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (version: number) => apiRequest<SigningPolicyView>('POST', policyPath(gameId, '/draft/activate'), undefined, ifMatch(version)),
+    onSuccess: (policy) => {
+      afterPolicyChange(client, gameId, policy);
+      afterDraftChange(client, gameId, null);
+    },
+  });
+}
+
+/** Signing attempts where the draft decided otherwise than the active policy, newest first. */
+export function useDraftDifferences(gameId: string, cursor: string | undefined, enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.policyDifferences(gameId, cursor),
+    queryFn: () => apiRequest<Page<PolicyDifferenceView>>('GET', policyPath(gameId, `/draft/differences${queryString({ cursor, limit: PAGE_SIZE })}`)),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+}
+
+/** The draft over past signing attempts (since `since`, ISO): how many decisions it would change. */
+export function useReplayDraft(gameId: string) {
+  return useMutation({
+    mutationFn: (since: string | undefined) => apiRequest<PolicyReplayView>('POST', policyPath(gameId, '/draft/replay'), since === undefined ? {} : { since }),
+  });
+}
+
+/** A dry run: what the active policy (or the draft) decides for a request, and what it read of it. */
+export function useEvaluatePolicy(gameId: string) {
+  return useMutation({
+    mutationFn: (request: PolicyEvaluationRequest) => apiRequest<PolicyEvaluationView>('POST', policyPath(gameId, '/evaluate'), request),
   });
 }

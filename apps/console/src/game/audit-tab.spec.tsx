@@ -33,4 +33,35 @@ describe(AuditTab.name, () => {
     expect(first.textContent).not.toContain('"operations"');
     expect(within(again).getByText('No field changed')).toBeInTheDocument();
   });
+
+  it('shows a change of the rules as the rules added, removed or changed, each in its sentence; and changes of the draft', async () => {
+    const shop = { id: 'shop', action: 'accept', operation: 'transaction', chains: ['evm'], criteria: [{ type: 'evmValue', operator: '<=', value: '10' }] };
+    const messages = { id: 'messages', action: 'accept', operation: 'message', criteria: [] };
+    const at = (id: string, action: string, details: Record<string, unknown>): AuditEntryView => ({ ...entry(id, details), action });
+    stubApi({
+      'GET /games/g1/audit?limit=20': {
+        status: 200,
+        body: {
+          items: [
+            at('e3', 'signing_policy.draft_deleted', { ip: '198.51.100.7', before: [messages], after: null, difference: { added: [], removed: ['messages'], changed: [], reordered: false } }),
+            at('e2', 'signing_policy.draft_updated', { ip: '198.51.100.7', before: null, after: [messages], difference: { added: ['messages'], removed: [], changed: [], reordered: false } }),
+            at('e1', 'signing_policy.updated', { ip: '198.51.100.7', version: 2, before: [messages], after: [shop, messages], difference: { added: ['shop'], removed: [], changed: [], reordered: false } }),
+          ],
+          nextCursor: null,
+        },
+      },
+      'GET /session': { status: 200, body: { operator: { id: 'o1', email: 'operator@example.com' }, expiresAt: '2026-11-22T10:00:00.000Z' } },
+      'GET /games/g1/api-keys': { status: 200, body: { items: [] } },
+    });
+    renderGameTab(<AuditTab />, game);
+    const [deleted, started, updated] = (await screen.findAllByRole('row')).slice(1);
+    expect(within(updated!).getByText('Signing policy changed')).toBeInTheDocument();
+    expect(within(updated!).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['version 2', 'added shop: Accept transactions on evm when the value is at most 10 wei.']);
+    expect(within(updated!).getByText('ip: 198.51.100.7')).toBeInTheDocument();
+    expect(updated!.textContent).not.toContain('"criteria"');
+    expect(within(started!).getByText('Draft policy saved')).toBeInTheDocument();
+    expect(within(started!).getByRole('listitem')).toHaveTextContent('draft started with 1 rule');
+    expect(within(deleted!).getByText('Draft policy deleted')).toBeInTheDocument();
+    expect(within(deleted!).getByRole('listitem')).toHaveTextContent('draft deleted, with its rule');
+  });
 });

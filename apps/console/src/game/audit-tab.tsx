@@ -7,8 +7,7 @@ import { Pager } from '../ui/pager';
 import { QueryView, SectionHeader } from '../ui/query-view';
 import { EmptyState } from '../ui/states';
 import { useCurrentGame } from './game-context';
-import { POLICY_UPDATED, describePolicyChange, policyChanges } from './policy-changes';
-import { POLICY_FIELD_ORDER } from './signing-policy-form';
+import { POLICY_ACTIONS, POLICY_FIELD_ORDER, POLICY_UPDATED, RULE_CHANGE_FIELDS, describePolicyChange, describeRuleChange, holdsRules, policyChanges } from './policy-changes';
 
 /** An actor or target in words: the signed-in operator as "You", the game and its keys by name (while they exist). */
 function Reference({ value, operatorId, names }: { value: string; operatorId?: string; names: Map<string, string> }) {
@@ -24,27 +23,40 @@ function Reference({ value, operatorId, names }: { value: string; operatorId?: s
   );
 }
 
+/** Lines of text, one an item; a line that wraps continues indented. */
+function Lines({ lines }: { lines: string[] }) {
+  return (
+    <ul className="changes">
+      {lines.map((line, index) => (
+        <li key={index}>{line}</li>
+      ))}
+    </ul>
+  );
+}
+
 /**
- * What an entry recorded, as text: a policy change as the fields it changed, from what to what (one a line), then
- * the rest of its details; any other entry as `name: value` pairs.
+ * What an entry recorded, as text: a change of the policy's rules (or of its draft) as the rules added, removed or
+ * changed, each in its sentence; a change of a policy of the first shape as the fields it changed, from what to what;
+ * then the rest of its details. Any other entry as `name: value` pairs.
  */
 function Details({ entry }: { entry: AuditEntryView }) {
-  if (entry.action !== POLICY_UPDATED) {
+  if (!POLICY_ACTIONS.includes(entry.action)) {
     return <span title={JSON.stringify(entry.details)}>{describeDetails(entry.details)}</span>;
+  }
+  if (holdsRules(entry.details) || entry.action !== POLICY_UPDATED) {
+    const rest = Object.fromEntries(Object.entries(entry.details).filter(([field]) => !RULE_CHANGE_FIELDS.includes(field)));
+    return (
+      <div className="cell-stack">
+        <Lines lines={describeRuleChange(entry.action, entry.details)} />
+        {Object.keys(rest).length > 0 && <span>{describeDetails(rest)}</span>}
+      </div>
+    );
   }
   const { before, after, ...rest } = entry.details;
   const changes = policyChanges(before, after, POLICY_FIELD_ORDER);
   return (
     <div className="cell-stack">
-      {changes.length === 0 ? (
-        <span>No field changed</span>
-      ) : (
-        <ul className="changes">
-          {changes.map((change) => (
-            <li key={change.field}>{describePolicyChange(change)}</li>
-          ))}
-        </ul>
-      )}
+      {changes.length === 0 ? <span>No field changed</span> : <Lines lines={changes.map(describePolicyChange)} />}
       {Object.keys(rest).length > 0 && <span>{describeDetails(rest)}</span>}
     </div>
   );
@@ -73,7 +85,7 @@ export function AuditTab() {
       <td data-label="Target">
         <Reference value={entry.target} operatorId={operatorId} names={names} />
       </td>
-      <td data-label="Details" className={entry.action === POLICY_UPDATED ? 'muted small wrap stacked' : 'muted small wrap'}>
+      <td data-label="Details" className={POLICY_ACTIONS.includes(entry.action) ? 'muted small wrap stacked' : 'muted small wrap'}>
         <Details entry={entry} />
       </td>
     </tr>

@@ -1,6 +1,7 @@
+import type { PolicyRule } from '@game-wallet/contracts/views';
 import type { SigningPolicy } from '@game-wallet/contracts/views';
 import { describe, expect, it } from 'vitest';
-import { describePolicyChange, describePolicyValue, policyChanges } from './policy-changes';
+import { POLICY_DRAFT_DELETED, POLICY_DRAFT_UPDATED, POLICY_UPDATED, describePolicyChange, describePolicyValue, describeRuleChange, holdsRules, policyChanges } from './policy-changes';
 
 const DEFAULT: SigningPolicy = {
   operations: { apiKey: ['message', 'transaction', 'typed-data'], profile: ['message'] },
@@ -55,5 +56,51 @@ describe('policyChanges', () => {
     expect(describePolicyValue([{ rule: 1 }, 'x'])).toBe('{"rule":1}, x');
     expect(describePolicyValue('<b>not markup</b>')).toBe('<b>not markup</b>');
     expect(policyChanges(null, { a: 1 })).toEqual([{ field: 'a', from: 'any', to: '1' }]);
+  });
+});
+
+describe('describeRuleChange', () => {
+  const shop: PolicyRule = { id: 'shop', action: 'accept', operation: 'transaction', chains: ['evm'], criteria: [{ type: 'evmValue', operator: '<=', value: '10' }] };
+  const messages: PolicyRule = { id: 'messages', action: 'accept', operation: 'message', criteria: [] };
+  const sol: PolicyRule = { id: 'no-sol', action: 'reject', operation: 'transaction', chains: ['sol'], criteria: [] };
+
+  it('names the version, then each rule added, removed or changed in its sentence, and the new order', () => {
+    const after = [{ ...shop, criteria: [{ type: 'evmValue', operator: '<=', value: '20' }] }, sol, messages] as PolicyRule[];
+    expect(
+      describeRuleChange(POLICY_UPDATED, { version: 4, before: [messages, shop], after, difference: { added: ['no-sol'], removed: [], changed: ['shop'], reordered: true }, ip: '127.0.0.1' }),
+    ).toEqual([
+      'version 4',
+      'added no-sol: Reject transactions on sol.',
+      'changed shop: Accept transactions on evm when the value is at most 10 wei. → Accept transactions on evm when the value is at most 20 wei.',
+      'new order: shop, no-sol, messages',
+    ]);
+    expect(describeRuleChange(POLICY_UPDATED, { version: 5, fromDraft: true, before: [shop], after: [], difference: { added: [], removed: ['shop'], changed: [], reordered: false } })).toEqual([
+      'version 5, the draft activated',
+      'removed shop: Accept transactions on evm when the value is at most 10 wei.',
+    ]);
+    expect(describeRuleChange(POLICY_UPDATED, { version: 6, before: [shop], after: [shop], difference: { added: [], removed: [], changed: [], reordered: false } })).toEqual(['version 6', 'no rule changed']);
+  });
+
+  it('tells a draft started, changed and deleted', () => {
+    expect(describeRuleChange(POLICY_DRAFT_UPDATED, { before: null, after: [shop, messages], difference: { added: ['shop', 'messages'], removed: [], changed: [], reordered: false } })).toEqual([
+      'draft started with 2 rules',
+    ]);
+    expect(describeRuleChange(POLICY_DRAFT_UPDATED, { before: [shop, messages], after: [messages], difference: { added: [], removed: ['shop'], changed: [], reordered: false } })).toEqual([
+      'removed shop: Accept transactions on evm when the value is at most 10 wei.',
+    ]);
+    expect(describeRuleChange(POLICY_DRAFT_DELETED, { before: [shop, messages], after: null, difference: { added: [], removed: ['shop', 'messages'], changed: [], reordered: false } })).toEqual([
+      'draft deleted, with its 2 rules',
+    ]);
+  });
+
+  it('works out a difference an entry did not record, and shows a rule it cannot read as its JSON', () => {
+    expect(describeRuleChange(POLICY_UPDATED, { before: [shop, messages], after: [messages, { ...shop, action: 'reject' }] })).toEqual([
+      'changed shop: Accept transactions on evm when the value is at most 10 wei. → Reject transactions on evm when the value is at most 10 wei.',
+      'new order: messages, shop',
+    ]);
+    const odd = { id: 'odd', criteria: [{ type: 'unknown' }] };
+    expect(describeRuleChange(POLICY_UPDATED, { before: [], after: [odd] })).toEqual(['added odd: {"id":"odd","criteria":[{"type":"unknown"}]}']);
+    expect(holdsRules({ before: [], after: [odd] })).toBe(true);
+    expect(holdsRules({ before: DEFAULT, after: DEFAULT })).toBe(false);
   });
 });

@@ -1,174 +1,127 @@
-import type { SigningOperation } from '@game-wallet/contracts/views';
-import { type FormEvent, useId, useState } from 'react';
-import { ApiError } from '../api/client';
-import { useSaveSigningPolicy, useSigningPolicy } from '../api/queries';
-import { FormError } from '../ui/form';
+import type { PolicyRule, SigningPolicyVersionView, SigningPolicyView } from '@game-wallet/contracts/views';
+import { useId, useState } from 'react';
+import { useSaveSigningPolicy, useSession, useSigningPolicy, useSigningPolicyDraft, useSigningPolicyVersions } from '../api/queries';
+import { DateTime } from '../ui/date-time';
+import { describeActor } from '../ui/format';
 import { QueryView, SectionHeader } from '../ui/query-view';
+import { ErrorState, Loading } from '../ui/states';
 import { useToast } from '../ui/toasts';
 import { useCurrentGame } from './game-context';
-import { OPERATIONS, type PolicyForm, formOfPolicy, policyOfForm } from './signing-policy-form';
+import { DraftColumn, policyError } from './policy-draft';
+import { PolicyTestPanel } from './policy-test-panel';
+import { RuleList, RuleSentences } from './rule-list';
 
-function TextField({
-  label,
-  hint,
-  value,
-  onChange,
-  multiline = false,
-  numeric = false,
-}: {
-  label: string;
-  hint: string;
-  value: string;
-  onChange: (value: string) => void;
-  multiline?: boolean;
-  /** a whole number: phones offer their digit keyboard */
-  numeric?: boolean;
-}) {
-  const id = useId();
-  const hintId = useId();
-  // The label names the field and the hint describes it: the hint is outside the label, so it is not read as part
-  // of the field's name.
+const ORIGINS: Record<SigningPolicyVersionView['origin'], string> = {
+  put: 'saved',
+  'put-v1': 'saved in the first policy shape',
+  migrated: 'converted from the first policy shape',
+  draft: 'activated from a draft',
+};
+
+/** Every version the policy had, newest first, each with its rules; read once opened. */
+function Versions() {
+  const game = useCurrentGame();
+  const [open, setOpen] = useState(false);
+  const versions = useSigningPolicyVersions(game.id, open);
+  const session = useSession();
+  const items = versions.data?.pages.flatMap((page) => page.items) ?? [];
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {multiline ? (
-        <textarea id={id} rows={3} spellCheck={false} value={value} aria-describedby={hintId} onChange={(event) => onChange(event.target.value)} />
+    <details className="versions" onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary>Versions</summary>
+      {!open ? null : versions.isPending ? (
+        <Loading label="Loading the versions…" />
+      ) : versions.isError ? (
+        <ErrorState error={versions.error} retry={() => void versions.refetch()} />
+      ) : items.length === 0 ? (
+        <p className="muted">None saved yet: the game has the default policy.</p>
       ) : (
-        <input id={id} spellCheck={false} inputMode={numeric ? 'numeric' : undefined} value={value} aria-describedby={hintId} onChange={(event) => onChange(event.target.value)} />
+        <ul className="version-list">
+          {items.map((version) => (
+            <li key={version.version}>
+              <details>
+                <summary>
+                  Version {version.version} · <DateTime value={version.createdAt} /> · {ORIGINS[version.origin]} by {describeActor(version.createdBy, session.data?.operator.id)} ·{' '}
+                  {version.rules.length === 1 ? '1 rule' : `${version.rules.length} rules`}
+                </summary>
+                <RuleSentences rules={version.rules} label={`Rules of version ${version.version}`} />
+              </details>
+            </li>
+          ))}
+        </ul>
       )}
-      <span id={hintId} className="muted small">
-        {hint}
-      </span>
-    </div>
+      {versions.hasNextPage ? (
+        <button type="button" className="button" disabled={versions.isFetchingNextPage} onClick={() => void versions.fetchNextPage()}>
+          {versions.isFetchingNextPage ? 'Loading…' : 'Older versions'}
+        </button>
+      ) : null}
+    </details>
   );
 }
 
-function Operations({ legend, value, onChange }: { legend: string; value: SigningOperation[]; onChange: (value: SigningOperation[]) => void }) {
-  return (
-    <fieldset className="card">
-      <legend>{legend}</legend>
-      {OPERATIONS.map((operation) => (
-        <label key={operation.value} className="check">
-          <input
-            type="checkbox"
-            checked={value.includes(operation.value)}
-            onChange={(event) => onChange(event.target.checked ? [...value, operation.value] : value.filter((item) => item !== operation.value))}
-          />
-          <span>{operation.label}</span>
-        </label>
-      ))}
-    </fieldset>
-  );
-}
-
-function PolicyEditor({ initial }: { initial: PolicyForm }) {
+function ActivePolicy({ policy, reloadPolicy }: { policy: SigningPolicyView; reloadPolicy: () => void }) {
   const game = useCurrentGame();
   const save = useSaveSigningPolicy(game.id);
+  const session = useSession();
   const notify = useToast();
-  const [form, setForm] = useState(initial);
-  const [error, setError] = useState<string | null>(null);
-  const transfersHintId = useId();
-  const set = <K extends keyof PolicyForm>(key: K) => (value: PolicyForm[K]) => setForm((current) => ({ ...current, [key]: value }));
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
-    save.mutate(policyOfForm(form), {
-      onSuccess: (saved) => {
-        setForm(formOfPolicy(saved));
-        notify('Signing policy saved: every wallet service applies it within a second');
-      },
-      onError: (failure) => setError(failure instanceof ApiError ? failure.message : 'Not saved: the platform could not be reached'),
-    });
+  const saveRules = async (rules: PolicyRule[]) => {
+    const saved = await save.mutateAsync({ rules, version: policy.version });
+    notify(`Signing policy saved as version ${saved.version}: every wallet service applies it within a second`);
   };
-
   return (
-    <form className="stack" onSubmit={submit} noValidate>
-      <Operations legend="API keys (game servers) may sign" value={form.apiKey} onChange={set('apiKey')} />
-      <Operations legend="Profile JWTs (game clients) may sign" value={form.profile} onChange={set('profile')} />
-      <fieldset className="card">
-        <legend>EVM</legend>
-        <TextField label="Allowed chain ids" hint="Decimal, one a line or separated by commas. Empty: any chain." value={form.evmChainIds} onChange={set('evmChainIds')} />
-        <TextField label="Most wei per transaction" hint="The value a transaction moves, in wei. Empty: no limit." value={form.evmMaxValueWei} onChange={set('evmMaxValueWei')} numeric />
-        <TextField
-          label="Most fees per transaction, in wei"
-          hint="Gas limit × the highest fee per gas it offers (maxFeePerGas or gasPrice). Empty: no limit."
-          value={form.evmMaxFeeWei}
-          onChange={set('evmMaxFeeWei')}
-          numeric
-        />
-        <TextField
-          label="Allowed addresses to call or pay"
-          hint="0x addresses, one a line: what a transaction may call or pay, and the verifyingContract typed data must name (set, typed data without one and contract creation are refused). Empty: any."
-          value={form.evmContracts}
-          onChange={set('evmContracts')}
-          multiline
-        />
-        <TextField
-          label="Allowed typed-data primary types"
-          hint="EIP-712 primaryType names typed data may have, one a line (such as Order or Permit). Empty: any."
-          value={form.evmTypedDataPrimaryTypes}
-          onChange={set('evmTypedDataPrimaryTypes')}
-          multiline
-        />
-      </fieldset>
-      <fieldset className="card">
-        <legend>Solana</legend>
-        <TextField label="Allowed programs" hint="Base58 program ids, one a line; every instruction must use one. A listed program runs with the wallet's signature and can move its lamports itself, so list only programs you trust. Empty: any." value={form.solPrograms} onChange={set('solPrograms')} multiline />
-        <TextField
-          label="Most lamports per transaction"
-          hint="System Transfer, TransferWithSeed, CreateAccount and CreateAccountWithSeed, summed. With any Solana limit set, other System instructions are refused. Empty: no limit."
-          value={form.solMaxLamports}
-          onChange={set('solMaxLamports')}
-          numeric
-        />
-        <TextField
-          label="Most priority fee per transaction, in micro-lamports"
-          hint="ComputeBudget's unit price (micro-lamports per unit) × its unit limit. Empty: no limit."
-          value={form.solMaxPriorityMicroLamports}
-          onChange={set('solMaxPriorityMicroLamports')}
-          numeric
-        />
-      </fieldset>
-      <fieldset className="card">
-        <legend>Sui</legend>
-        <TextField
-          label="Allowed Move packages"
-          hint="0x package ids a MoveCall may call, one a line; set, Publish and Upgrade are refused. A listed package can move the coins it is handed, so list only packages you trust. Empty: any."
-          value={form.suiPackages}
-          onChange={set('suiPackages')}
-          multiline
-        />
-        <TextField label="Most gas budget per transaction, in MIST" hint="The transaction's gas budget (1 SUI is 10⁹ MIST). Empty: no limit." value={form.suiMaxGasBudget} onChange={set('suiMaxGasBudget')} numeric />
-        <label className="check">
-          <input type="checkbox" checked={form.suiAllowTransfers} aria-describedby={transfersHintId} onChange={(event) => set('suiAllowTransfers')(event.target.checked)} />
-          <span>Allow transferring, splitting and merging coins</span>
-        </label>
-        <p id={transfersHintId} className="muted small check-hint">
-          Off: TransferObjects, SplitCoins, MergeCoins, and Move calls that can move coins or objects are refused (the Sui framework's modules other than its read-only ones, such as 0x2::transfer, 0x2::pay, 0x2::coin or 0x2::kiosk; the bridge; DeepBook).
-        </p>
-      </fieldset>
-      <FormError message={error} />
-      <div>
-        <button type="submit" className="button primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save policy'}
-        </button>
-      </div>
-    </form>
+    <>
+      <p className="muted small policy-meta">
+        {policy.version === 0 ? (
+          'Version 0: the default policy, never changed.'
+        ) : (
+          <>
+            Version {policy.version} · changed <DateTime value={policy.updatedAt} /> by {describeActor(policy.updatedBy, session.data?.operator.id)}.
+          </>
+        )}
+      </p>
+      <RuleList key={policy.version} label="Active rules" saved={policy.rules} saveLabel="Save policy" onSave={saveRules} describeError={(error) => policyError(error, reloadPolicy)} />
+      <Versions />
+    </>
   );
 }
 
-/** What this game's wallets may sign, and for whom: the game's signing policy. */
+/** The active policy and the draft side by side (stacked on a phone), then "Test a request". */
+function PolicyColumns({ policy, reloadPolicy }: { policy: SigningPolicyView; reloadPolicy: () => void }) {
+  const game = useCurrentGame();
+  const draft = useSigningPolicyDraft(game.id);
+  const activeId = useId();
+  const draftId = useId();
+  return (
+    <>
+      <div className="policy-columns">
+        <section className="card panel" aria-labelledby={activeId}>
+          <h3 id={activeId}>Active policy</h3>
+          <ActivePolicy policy={policy} reloadPolicy={reloadPolicy} />
+        </section>
+        <section className="card panel" aria-labelledby={draftId}>
+          <h3 id={draftId}>Draft</h3>
+          <QueryView query={draft} loading="Loading the draft…" isEmpty={() => false} empty={null}>
+            {(data) => <DraftColumn policy={policy} draft={data} reloadPolicy={reloadPolicy} />}
+          </QueryView>
+        </section>
+      </div>
+      <PolicyTestPanel hasDraft={draft.data !== undefined && draft.data !== null} />
+    </>
+  );
+}
+
+/** What this game's wallets may sign, and for whom: the game's signing policy, its draft, and a dry run. */
 export function SigningPolicyTab() {
   const game = useCurrentGame();
   const policy = useSigningPolicy(game.id);
+  const reloadPolicy = () => void policy.refetch();
   return (
     <div className="stack">
       <SectionHeader title="Signing policy">
-        What API keys and game clients may have this game's wallets sign. A refused request answers 403 POLICY_DENIED and is recorded in the audit trail.
+        Ordered rules for what API keys and game clients may have this game's wallets sign: the first rule that matches a request decides, and a request no rule accepts is refused (403
+        POLICY_DENIED, recorded in the audit trail).
       </SectionHeader>
       <QueryView query={policy} loading="Loading the signing policy…" isEmpty={() => false} empty={null}>
-        {(data) => <PolicyEditor initial={formOfPolicy(data)} />}
+        {(data) => <PolicyColumns policy={data} reloadPolicy={reloadPolicy} />}
       </QueryView>
     </div>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeAction, describeDetails, formatDateTime, safeImageUrl, splitReference } from './format';
+import { describeAction, describeActor, describeDetails, formatDateTime, safeImageUrl, splitReference } from './format';
 
 describe('safeImageUrl', () => {
   it('keeps absolute http and https URLs', () => {
@@ -16,7 +16,15 @@ describe('audit wording', () => {
   it('names known actions in words and keeps unknown ones as they are', () => {
     expect(describeAction('api_key.deactivated')).toBe('API key deactivated');
     expect(describeAction('signing_policy.updated')).toBe('Signing policy changed');
+    expect(describeAction('signing_policy.draft_updated')).toBe('Draft policy saved');
     expect(describeAction('something.new')).toBe('something.new');
+  });
+
+  it('names who changed a policy', () => {
+    expect(describeActor('operator:o1', 'o1')).toBe('you');
+    expect(describeActor('operator:0193a2b4-5c6d', 'o1')).toBe('operator 0193a2b4…');
+    expect(describeActor('system:migration', 'o1')).toBe('the conversion to rules');
+    expect(describeActor(null, 'o1')).toBe('nobody yet');
   });
 
   it('splits references and describes details as text', () => {

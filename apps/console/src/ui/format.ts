@@ -36,6 +36,8 @@ const ACTIONS: Record<string, string> = {
   'wallet.signed': 'Signed',
   'wallet.signing-denied': 'Signing refused by the policy',
   'signing_policy.updated': 'Signing policy changed',
+  'signing_policy.draft_updated': 'Draft policy saved',
+  'signing_policy.draft_deleted': 'Draft policy deleted',
   'operator.signed_in': 'Signed in',
   'operator.signed_out': 'Signed out',
 };
@@ -54,6 +56,24 @@ export function splitReference(reference: string): { kind: string; id: string } 
   const kind = reference.slice(0, colon);
   const names: Record<string, string> = { 'api-key': 'API key', operator: 'Operator', profile: 'Profile', wallet: 'Wallet', game: 'Game' };
   return { kind: names[kind] ?? kind, id: reference.slice(colon + 1) };
+}
+
+/**
+ * Who made a change (`operator:<id>`, `system:migration`) in words: "you" for the signed-in operator, another
+ * operator by the start of their id.
+ */
+export function describeActor(actor: string | null, operatorId: string | undefined): string {
+  if (actor === null) {
+    return 'nobody yet';
+  }
+  if (actor === `operator:${operatorId}`) {
+    return 'you';
+  }
+  if (actor === 'system:migration') {
+    return 'the conversion to rules';
+  }
+  const { kind, id } = splitReference(actor);
+  return id === '' ? kind : `${kind.toLowerCase()} ${id.slice(0, 8)}…`;
 }
 
 /** A long hex digest shortened for reading (`c3e47ac3…9b7474`); anything else as it is. */

@@ -1,10 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import { Authenticated, Caller, ServiceCaller } from '@game-wallet/auth';
-import { ApiKeyView, AppError, AuditEntryView, ConsolePlayerView, CreatedApiKeyView, GameSummaryView, GameView, PATTERNS, SigningPolicy, Page, encodeCursor, isUuid } from '@game-wallet/contracts';
+import { ApiKeyView, AppError, AuditEntryView, ConsolePlayerView, CreatedApiKeyView, GameSummaryView, GameView, PAGE_LIMIT, PATTERNS, Page, PolicyDifferenceView, PolicyEvaluationView, PolicyReplayView, SigningPolicyDraftView, SigningPolicyVersionView, SigningPolicyView, encodeCursor, isUuid } from '@game-wallet/contracts';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { ServiceCalls } from '../services/service-calls';
-import { nameField, parseBody, parsePageQuery, parseQuery, withoutControlCharacters } from '../validation';
-import { parseSigningPolicy } from './signing-policy-input';
+import { nameField, pageQuery, parseBody, parsePageQuery, parseQuery, withoutControlCharacters } from '../validation';
+import { etagOf, parseEvaluation, parseIfMatch, parseReplay, parseSigningPolicyInput, parseSigningRules } from './signing-policy-input';
 
 export const createGameBody = z.object({ name: nameField }).strict();
 export const createKeyBody = z.object({ name: nameField.optional() }).strict();
@@ -98,19 +99,99 @@ export class ConsoleGamesController {
     return mergeNewestFirst([identity, wallet], page.limit);
   }
 
-  /** The game's signing policy (SPEC §11); a game that never set one has the default. */
+  /** The game's signing policy (SPEC §11) as ordered rules, with its version as `ETag`; a game that never set one has the default (version 0). */
   @Get(':gameId/signing-policy')
-  async signingPolicy(@Param('gameId') gameId: string, @Caller() caller: ServiceCaller): Promise<SigningPolicy> {
+  async signingPolicy(@Param('gameId') gameId: string, @Caller() caller: ServiceCaller, @Res({ passthrough: true }) reply: FastifyReply): Promise<SigningPolicyView> {
     const game = await this.services.call(PATTERNS.identity.getGame, { gameId }, caller);
-    return this.services.call(PATTERNS.wallet.getSigningPolicy, { gameId: game.id }, caller);
+    return withEtag(reply, await this.services.call(PATTERNS.wallet.getSigningPolicy, { gameId: game.id }, caller));
   }
 
-  /** Replaces the game's signing policy; every wallet service replica applies it within a second. */
+  /**
+   * Saves the next version of the game's signing policy: rules, or the first shape (deprecated, converted to rules).
+   * With `If-Match`, only over the version it names (else 412). Every wallet service replica applies it within a second.
+   */
   @Put(':gameId/signing-policy')
-  async putSigningPolicy(@Param('gameId') gameId: string, @Body() body: unknown, @Caller() caller: ServiceCaller): Promise<SigningPolicy> {
-    const policy = parseSigningPolicy(body);
+  async putSigningPolicy(
+    @Param('gameId') gameId: string,
+    @Body() body: unknown,
+    @Headers('if-match') ifMatchHeader: string | undefined,
+    @Caller() caller: ServiceCaller,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SigningPolicyView> {
+    const policy = parseSigningPolicyInput(body);
+    const ifMatch = parseIfMatch(ifMatchHeader);
     const game = await this.services.call(PATTERNS.identity.getGame, { gameId }, caller);
-    return this.services.call(PATTERNS.wallet.putSigningPolicy, { gameId: game.id, policy }, caller);
+    return withEtag(reply, await this.services.call(PATTERNS.wallet.putSigningPolicy, { gameId: game.id, policy, ...(ifMatch === undefined ? {} : { ifMatch }) }, caller));
+  }
+
+  /** Every version the game's policy had, newest first. */
+  @Get(':gameId/signing-policy/versions')
+  async signingPolicyVersions(@Param('gameId') gameId: string, @Query() query: unknown, @Caller() caller: ServiceCaller): Promise<Page<SigningPolicyVersionView>> {
+    // Its cursor names a version, not an id: the wallet service reads it (400 INVALID_QUERY when it is not one of its cursors).
+    const { cursor, limit } = parseQuery(pageQuery, query);
+    const game = await this.services.call(PATTERNS.identity.getGame, { gameId }, caller);
+    return this.services.call(PATTERNS.wallet.listSigningPolicyVersions, { gameId: game.id, cursor: cursor || undefined, limit: limit ?? PAGE_LIMIT.default }, caller);
+  }
+
+  /** A dry run: what the active policy (or the draft) decides for a signing request, and what it read of it. */
+  @Post(':gameId/signing-policy/evaluate')
+  @HttpCode(200)
+  async evaluateSigningPolicy(@Param('gameId') gameId: string, @Body() body: unknown, @Caller() caller: ServiceCaller): Promise<PolicyEvaluationView> {
+    const evaluation = parseEvaluation(body);
+    const game = await this.services.call(PATTERNS.identity.getGame, { gameId }, caller);
+    return this.services.call(PATTERNS.wallet.evaluateSigningPolicy, { gameId: game.id, evaluation }, caller);
+  }
+
+  @Get(':gameId/signing-policy/draft')
+  async signingPolicyDraft(@Param('gameId') gameId: string, @Caller() caller: ServiceCaller): Promise<SigningPolicyDraftView> {
+    const game = await this.services.call(PATTERNS.identity.getGame, { gameId }, caller);
+    return this.services.call(PATTERNS.wallet.getSigningPolicyDraft, { gameId: game.id }, caller);
+  }
+
+  /** Replaces the game's draft: evaluated beside the active policy on every signing attempt, deciding nothing. */
+  @Put(':gameId/signing-policy/draft')
+  async putSigningPolicyDraft(@Param('gameId') gameId: string, @Body() body: unknown, @Caller() caller: ServiceCaller): Promise<SigningPolicyDraftView> {
+    const draft = parseSigningRules(body);
+    const game = await this.services.call(PATTERNS.identity.getGame, { gameId }, caller);
+    return this.services.call(PATTERNS.wallet.putSigningPolicyDraft, { gameId: game.id, draft }, caller);
+  }
+
+  @Delete(':gameId/signing-policy/draft')
+  @HttpCode(204)
+  async deleteSigningPolicyDraft(@Param('gameId') gameId: string, @Caller() caller: ServiceCaller): Promise<void> {
+    const game = await this.services.call(PATTERNS.identity.getGame, { gameId }, caller);
+    await this.services.call(PATTERNS.wallet.deleteSigningPolicyDraft, { gameId: game.id }, caller);
+  }
+
+  /** Signing attempts where the draft decided otherwise than the active policy, newest first. */
+  @Get(':gameId/signing-policy/draft/differences')
+  async signingPolicyDifferences(@Param('gameId') gameId: string, @Query() query: unknown, @Caller() caller: ServiceCaller): Promise<Page<PolicyDifferenceView>> {
+    const page = parsePageQuery(query);
+    const game = await this.services.call(PATTERNS.identity.getGame, { gameId }, caller);
+    return this.services.call(PATTERNS.wallet.listSigningPolicyDifferences, { gameId: game.id, ...page }, caller);
+  }
+
+  /** The draft over past signing attempts: how many decisions it would change, each way. */
+  @Post(':gameId/signing-policy/draft/replay')
+  @HttpCode(200)
+  async replaySigningPolicyDraft(@Param('gameId') gameId: string, @Body() body: unknown, @Caller() caller: ServiceCaller): Promise<PolicyReplayView> {
+    const { since } = parseReplay(body);
+    const game = await this.services.call(PATTERNS.identity.getGame, { gameId }, caller);
+    return this.services.call(PATTERNS.wallet.replaySigningPolicyDraft, { gameId: game.id, ...(since === undefined ? {} : { since }) }, caller);
+  }
+
+  /** Makes the draft the next version of the policy (with `If-Match`, only over the version it names, else 412). */
+  @Post(':gameId/signing-policy/draft/activate')
+  @HttpCode(200)
+  async activateSigningPolicyDraft(
+    @Param('gameId') gameId: string,
+    @Headers('if-match') ifMatchHeader: string | undefined,
+    @Caller() caller: ServiceCaller,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SigningPolicyView> {
+    const ifMatch = parseIfMatch(ifMatchHeader);
+    const game = await this.services.call(PATTERNS.identity.getGame, { gameId }, caller);
+    return withEtag(reply, await this.services.call(PATTERNS.wallet.activateSigningPolicyDraft, { gameId: game.id, ...(ifMatch === undefined ? {} : { ifMatch }) }, caller));
   }
 
   /** The game's players (exact `uniqueId` filter, paged), each with its wallet's addresses. */
@@ -133,6 +214,12 @@ export class ConsoleGamesController {
         : await this.services.call(PATTERNS.wallet.addresses, { gameId, walletIds: players.items.map((player) => player.walletId) }, caller);
     return { items: players.items.map((player) => ({ ...player, addresses: addresses[player.walletId] ?? null })), nextCursor: players.nextCursor };
   }
+}
+
+/** The policy, with its version as a strong `ETag` (what `If-Match` names). */
+function withEtag(reply: FastifyReply, policy: SigningPolicyView): SigningPolicyView {
+  void reply.header('etag', etagOf(policy.version));
+  return policy;
 }
 
 /** A game id that cannot exist answers 404 here, as identity would, before any service is asked. */

@@ -56,6 +56,17 @@ const HEADERS: Json = {
   'ratelimit-limit': { description: 'Requests allowed in a burst.', schema: { type: 'integer' } },
   'ratelimit-remaining': { description: 'Requests left in the current burst.', schema: { type: 'integer' } },
   'ratelimit-reset': { description: 'Seconds until the burst is full again.', schema: { type: 'integer' } },
+  etag: { description: 'The version shown, as a strong entity tag: `"<version>"`. Send it back as `If-Match` to change exactly that version.', schema: { type: 'string', pattern: '^"[0-9]+"$' } },
+};
+
+/** `If-Match` of the routes that change a versioned resource (a signing policy). */
+const IF_MATCH: Json = {
+  name: 'if-match',
+  in: 'header',
+  required: false,
+  description:
+    'The `ETag` a GET answered (`"<version>"`): the change is made only while that version is current, else 412 `PRECONDITION_FAILED`. `*` or absent: any version. Anything else (a weak or unquoted tag, a list) is 400 `VALIDATION_FAILED`.',
+  schema: { type: 'string' },
 };
 
 const ref = (section: string, name: string): Json => ({ $ref: `#/components/${section}/${name}` });
@@ -80,7 +91,7 @@ function parameters(route: ApiRoute): Json[] {
         return { name, in: 'query', required: false, ...(description ? { description } : {}), schema: rest };
       })
     : [];
-  return [...path, ...query];
+  return [...path, ...query, ...(route.ifMatch ? [IF_MATCH] : [])];
 }
 
 /** The error codes a route can answer with, grouped by status. */
@@ -108,7 +119,7 @@ function responses(route: ApiRoute): Json {
   for (const response of route.responses) {
     answers[String(response.status)] = {
       description: response.description,
-      headers: { 'x-request-id': ref('headers', 'x-request-id'), ...(rateLimited ? rateLimitHeaders() : {}) },
+      headers: { 'x-request-id': ref('headers', 'x-request-id'), ...(response.etag ? { etag: ref('headers', 'etag') } : {}), ...(rateLimited ? rateLimitHeaders() : {}) },
       ...(response.schema ? { content: { 'application/json': { schema: ref('schemas', response.schema), ...example(route, response.status) } } } : {}),
     };
   }
@@ -123,10 +134,28 @@ function responses(route: ApiRoute): Json {
         ...(status === 429 || status === 503 ? { 'retry-after': ref('headers', 'retry-after') } : {}),
         ...(status === 429 && rateLimited ? rateLimitHeaders() : {}),
       },
-      content: { 'application/json': { schema: { allOf: [ref('schemas', 'ErrorBody')], properties: { code: { enum: codes } } } } },
+      content: { 'application/json': { schema: errorSchema(codes) } },
     };
   }
   return answers;
+}
+
+/**
+ * The error body of one status, with the codes it may carry. `details` comes with 403 `POLICY_DENIED` only (the rule
+ * that decided, why, and the observed value): where a status may carry other codes too, it is there when the code is
+ * that one.
+ */
+function errorSchema(codes: ErrorCode[]): Json {
+  const schema: Json = { allOf: [ref('schemas', 'ErrorBody')], properties: { code: { enum: codes } } };
+  if (!codes.includes('POLICY_DENIED')) {
+    return schema;
+  }
+  return {
+    ...schema,
+    if: { properties: { code: { const: 'POLICY_DENIED' } } },
+    then: { required: ['details'], properties: { details: ref('schemas', 'PolicyDeniedDetails') } },
+    else: { not: { required: ['details'] } },
+  };
 }
 
 /** A real answer of the route (recorded by the OpenAPI end-to-end suite against a running platform). */
@@ -165,7 +194,7 @@ const BEFORE_ROUTING =
 const TITLES: Record<ApiPort, { title: string; description: string }> = {
   base: {
     title: 'Game Wallet Platform — base_url',
-    description: `Profiles (JWTs), wallets (addresses and signatures), health, the JWKS and the console API. Errors are always \`{message, code}\`; every answer carries \`x-request-id\`. Players are on core_url (its own document). ${BEFORE_ROUTING}`,
+    description: `Profiles (JWTs), wallets (addresses and signatures), health, the JWKS and the console API. Errors are always \`{message, code}\` (a 403 \`POLICY_DENIED\` adds \`details\`: the rule that decided, why, and the observed value); every answer carries \`x-request-id\`. Players are on core_url (its own document). ${BEFORE_ROUTING}`,
   },
   core: {
     title: 'Game Wallet Platform — core_url',

@@ -44,6 +44,13 @@ export const signBody = z
 const HEX = /^(0x)?((?:[0-9a-fA-F]{2})*)$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
+/** A message as `/sign` takes it with `encoding: base64`: at most 4 KiB once decoded (a policy's dry run sends it so). */
+export const base64Message = z
+  .string({ error: 'must be a base64 string' })
+  .regex(BASE64, 'must be base64')
+  .refine((value) => Buffer.byteLength(value, 'base64') <= MAX_SIGN_MESSAGE_BYTES, `must be at most ${MAX_SIGN_MESSAGE_BYTES} bytes once decoded`)
+  .describe(`the message in base64, at most ${MAX_SIGN_MESSAGE_BYTES} bytes once decoded`);
+
 /** SPEC §4.5: the chain and the decoded message (at most 4 KiB); malformed hex or base64 → 400 `VALIDATION_FAILED`. */
 export function parseSignBody(raw: unknown): { chain: ChainName; message: Buffer } {
   const { chain, message, encoding = 'utf8' } = parseBody(signBody, raw);
@@ -113,7 +120,7 @@ export const evmTransaction = z
   );
 
 /** A serialized transaction in base64, at most 64 KiB once decoded. */
-const serializedTransaction = z
+export const serializedTransaction = z
   .string({ error: 'must be a base64 string' })
   .regex(BASE64, 'must be base64')
   .refine((value) => Math.floor((value.length * 3) / 4) <= MAX_SIGN_PAYLOAD_BYTES + 2, `must be at most ${MAX_SIGN_PAYLOAD_BYTES} bytes once decoded`)

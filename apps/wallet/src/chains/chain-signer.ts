@@ -1,4 +1,4 @@
-import { AppError, ChainName, EvmTransactionRequest, SignatureView, SignedTransactionView, SigningOperation, SigningPolicy, TransactionRequest, TypedDataRequest } from '@game-wallet/contracts';
+import { AppError, ChainName, Criterion, EvmTransactionRequest, NumberOperator, SignatureView, SignedTransactionView, SigningOperation, TransactionRequest, TypedDataRequest } from '@game-wallet/contracts';
 
 /**
  * What every chain's file exports: one signing request, from what the caller sent to the answer, in the steps the
@@ -15,6 +15,53 @@ export interface ChainSigner<Transaction = EvmTransactionRequest | string> {
   /** The transaction as the request holds it: EVM's fields, or the other chains' base64 bytes. */
   transaction(transaction: Transaction): Promise<DecodedRequest>;
   typedData?(typedData: TypedDataRequest): DecodedRequest;
+  /**
+   * One of this chain's criteria (see `CRITERION_SCOPE`) against the facts its `decode` read: whether it holds, and
+   * the observed value that decided it. It reads nothing but `facts` (and `live`, when the request itself is at hand:
+   * a dry run or a signature, never a replay), so a policy can be tried over stored attempts. What it cannot decide —
+   * a value that could not be decoded, a field the request does not have — is `unknown`, never `holds`.
+   */
+  criterion(criterion: Criterion, facts: SigningFacts, live?: LiveFacts): CriterionOutcome;
+  /**
+   * What is wrong with one of this chain's criteria as a policy states it, beyond its JSON shape (an ABI fragment
+   * that does not parse, an unknown instruction name…), or undefined: checked when a policy is saved (400).
+   */
+  criterionProblem(criterion: Criterion): string | undefined;
+}
+
+/**
+ * What the rules read of a request, decoded: plain JSON (numbers as decimal strings), stored with every signing
+ * attempt so that a draft policy can be replayed over past traffic. Never the message or payload itself beyond what a
+ * criterion reads; a message's bytes are never stored (`live` carries them while the request is at hand).
+ */
+export interface SigningFacts {
+  operation: SigningOperation;
+  chain: ChainName;
+  /** the chain's native units this request moves (wei, lamports, MIST), for velocity limits; null when it cannot be counted */
+  nativeValue: string | null;
+  /** the chain's own facts; each chain's file documents its shape */
+  [fact: string]: unknown;
+}
+
+/** A number read from a request against a criterion's bound, by the criterion's operator. */
+export const COMPARE_NUMBERS: Readonly<Record<NumberOperator, (observed: bigint, bound: bigint) => boolean>> = {
+  '<=': (observed, bound) => observed <= bound,
+  '>=': (observed, bound) => observed >= bound,
+  '<': (observed, bound) => observed < bound,
+  '>': (observed, bound) => observed > bound,
+  '==': (observed, bound) => observed === bound,
+};
+
+export interface LiveFacts {
+  message?: Uint8Array;
+}
+
+export interface CriterionOutcome {
+  result: 'holds' | 'fails' | 'unknown';
+  /** the value read from the request that decided it, e.g. `value 11 wei`, `program Tokenkeg…` */
+  observed: string;
+  /** unknown only because what it reads is never stored (a message's bytes): a replay cannot decide it */
+  notStored?: true;
 }
 
 /** The request decoded by its chain's signer (see `ChainSigner`). */
@@ -38,9 +85,10 @@ export async function decode(signer: ChainSigner, request: SigningRequest): Prom
 /** A message, which no policy rule reads beyond its operation: signed as the chain signs messages, recorded under its own bytes. */
 export function decodedMessage(chain: ChainName, message: Buffer, signMessage: (key: Uint8Array, message: Uint8Array) => string): DecodedRequest {
   return {
+    facts: { operation: 'message', chain, nativeValue: '0', length: message.length },
+    live: { message },
     forWallet: (address) => ({
       audited: message,
-      check: () => undefined,
       sign: async (withKey) => ({ view: { chain, address, signature: await withKey((key) => signMessage(key, message)) }, signed: message }),
     }),
   };
@@ -53,15 +101,17 @@ export type SigningRequest =
   | { operation: 'typed-data'; chain: 'evm'; typedData: TypedDataRequest };
 
 export interface DecodedRequest {
-  /** The checks that need the wallet's address on this chain (400: not a signer, another sender); then the request ready to check and sign. */
+  /** What the rules read of the request (see `SigningFacts`). */
+  readonly facts: SigningFacts;
+  /** What a criterion may read only while the request is at hand (a message's bytes); never stored. */
+  readonly live?: LiveFacts;
+  /** The checks that need the wallet's address on this chain (400: not a signer, another sender); then the request ready to sign. */
   forWallet(address: string): PreparedSigning;
 }
 
 export interface PreparedSigning {
   /** What a refusal is recorded under in the audit trail (its SHA-256): the bytes that were to be signed, or the request as received. */
   readonly audited: Uint8Array;
-  /** The game's signing policy against what was decoded: 403 `POLICY_DENIED` naming the rule when it refuses. */
-  check(policy: SigningPolicy): void;
   /**
    * Signs with the wallet's chain key, lent by `withKey` for one synchronous call and zeroed after it; answers the
    * view and what the allowed signature is recorded under in the audit trail.
@@ -81,10 +131,6 @@ export function receivedBytes(request: SigningRequest): Uint8Array {
     case 'transaction':
       return request.transaction.chain === 'evm' ? Buffer.from(JSON.stringify(request.transaction.transaction)) : Buffer.from(request.transaction.transaction, 'base64');
   }
-}
-
-export function denied(rule: string): AppError {
-  return new AppError('POLICY_DENIED', `The game's signing policy refuses this: ${rule}`);
 }
 
 /** A request whose operation the chain has none of (typed data is EVM's alone): 400. */

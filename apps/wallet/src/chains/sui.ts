@@ -1,16 +1,18 @@
-import { AppError, SigningPolicy } from '@game-wallet/contracts';
+import { AppError, Criterion, U64_MAX } from '@game-wallet/contracts';
 import { ed25519 } from '@noble/curves/ed25519';
 import { blake2b } from '@noble/hashes/blake2b';
 import { bcs } from '@mysten/sui/bcs';
 import { SUI_FRAMEWORK_ADDRESS, normalizeSuiAddress } from '@mysten/sui/utils';
-import { ChainSigner, DecodedRequest, decodedMessage, denied } from './chain-signer';
+import { ChainSigner, CriterionOutcome, DecodedRequest, SigningFacts, decodedMessage, COMPARE_NUMBERS } from './chain-signer';
 
 /**
- * Sui: personal messages and transactions (TransactionData in BCS, read with @mysten/sui's schema) — decoded,
- * checked against the game's signing policy and signed: Ed25519 over BLAKE2b-256 of the intent and the bytes.
+ * Sui: personal messages and transactions (TransactionData in BCS, read with @mysten/sui's schema) — decoded, read
+ * as the game's policy rules read them, and signed: Ed25519 over BLAKE2b-256 of the intent and the bytes.
  */
 export const sui: ChainSigner<string> = {
   chain: 'sui',
+  criterion: (criterion, facts) => suiCriterion(criterion, facts),
+  criterionProblem: (criterion) => suiCriterionProblem(criterion),
   message: (message) => decodedMessage('sui', message, signSui),
   transaction: async (transaction) => decodedTransaction(Buffer.from(transaction, 'base64')),
 };
@@ -19,13 +21,13 @@ export const sui: ChainSigner<string> = {
 function decodedTransaction(bytes: Buffer): DecodedRequest {
   const data = suiTransactionData(bytes);
   return {
+    facts: suiTransactionFacts(data),
     forWallet(address) {
       if (data.V1.sender.toLowerCase() !== address.toLowerCase()) {
         throw new AppError('SENDER_MISMATCH', `The transaction's sender ${data.V1.sender} is not this wallet's Sui address`);
       }
       return {
         audited: bytes,
-        check: (policy) => checkSuiTransaction(policy, data),
         async sign(withKey) {
           const digest = suiTransactionDigest(bytes);
           const signature = await withKey((key) => suiSignatureOf(key, digest));
@@ -70,13 +72,23 @@ export function suiSignatureOf(privateKey: Uint8Array, digest: Uint8Array): stri
 
 // Decoding
 
-/** Sui TransactionData (BCS, version 1), read with @mysten/sui's schema; 400 when the bytes are not that. */
+/**
+ * Sui TransactionData (BCS, version 1), read with @mysten/sui's schema; 400 when the bytes are not that. Strict: the
+ * schema's parser stops where the data ends and ignores what follows, so the bytes must be exactly what the data
+ * serializes to (nothing after it, nothing encoded in a non-canonical way), lest what is checked differ from what is
+ * signed.
+ */
 export function suiTransactionData(bytes: Uint8Array): SuiTransactionData & { V1: NonNullable<SuiTransactionData['V1']> } {
   let data: SuiTransactionData;
+  let canonical: Uint8Array;
   try {
     data = bcs.TransactionData.parse(bytes);
+    canonical = bcs.TransactionData.serialize(data).toBytes();
   } catch (error) {
     throw new AppError('VALIDATION_FAILED', `transaction: not Sui TransactionData in BCS (${error instanceof Error ? error.message.split('\n')[0].slice(0, 200) : 'unreadable'})`);
+  }
+  if (Buffer.compare(canonical, bytes) !== 0) {
+    throw new AppError('VALIDATION_FAILED', 'transaction: not Sui TransactionData in BCS (bytes after its end, or not in canonical form)');
   }
   if (!data.V1) {
     throw new AppError('VALIDATION_FAILED', 'transaction: not Sui TransactionData in BCS (unknown TransactionData version)');
@@ -91,12 +103,7 @@ export function suiTransactionDigest(bytes: Uint8Array): Uint8Array {
   return blake2b(Uint8Array.of(0, 0, 0, ...bytes), { dkLen: 32 });
 }
 
-// The signing policy
-
-/**
- * A game's signing policy for Sui transactions (SPEC §11): the Move packages it calls, whether it may move coins and
- * objects, and its gas budget. When any `sui` limit is set, anything but a programmable transaction is refused.
- */
+// Move calls that move value
 
 /**
  * The Sui framework's (0x2) modules that cannot move coins or objects away from the sender: reading the clock, object
@@ -141,42 +148,201 @@ const SYSTEM_PACKAGES_WITH_TRANSFERS = new Set([normalizeSuiAddress('0xb'), norm
 
 const FRAMEWORK = normalizeSuiAddress(SUI_FRAMEWORK_ADDRESS);
 
+/** Whether a Move call into this package and module can move coins or objects (see `SuiCommandFacts.movesValue`). */
+function movesValue(packageId: string, module: string): boolean {
+  return (packageId === FRAMEWORK && !FRAMEWORK_MODULES_WITHOUT_TRANSFERS.has(module)) || SYSTEM_PACKAGES_WITH_TRANSFERS.has(packageId);
+}
 
-/** sui: the packages its Move calls call, whether it may publish, move coins or objects, and its gas budget. */
-export function checkSuiTransaction(policy: SigningPolicy, data: SuiTransactionData): void {
-  const limited = policy.sui.packages !== null || !policy.sui.allowTransfers || policy.sui.maxGasBudget !== null;
-  if (!limited) {
-    return;
+// Facts and criteria (policy v2)
+
+/**
+ * What the rules read of a Sui transaction (`DecodedRequest.facts`), plain JSON. `nativeValue`: the MIST the
+ * transaction takes out of the gas coin, the sum of its `SplitCoins(GasCoin, amounts)` whose amounts are pure u64
+ * inputs; null when that cannot be counted: the gas coin given whole or to a Move call (which may split it), an amount
+ * computed by another command, a transaction that is not programmable. Coins given as object inputs are not counted:
+ * the bytes do not say what type an object is.
+ */
+export interface SuiTransactionFacts extends SigningFacts {
+  operation: 'transaction';
+  chain: 'sui';
+  /** only a programmable transaction has commands; the other kinds are the validators' own */
+  programmable: boolean;
+  /** MIST, decimal */
+  gasBudget: string;
+  commands: SuiCommandFacts[];
+}
+
+export interface SuiCommandFacts {
+  kind: SuiCommandKind;
+  /** a MoveCall's: `0x<64 hex>::module::function` */
+  target?: string;
+  /** a MoveCall's: whether it can move coins or objects (the framework beyond its harmless modules, the bridge, DeepBook) */
+  movesValue?: boolean;
+}
+
+export type SuiCommandKind = SuiCommand['$kind'];
+
+type SuiCommand = SuiProgrammableTransaction['commands'][number];
+type SuiProgrammableTransaction = NonNullable<NonNullable<SuiTransactionData['V1']>['kind']['ProgrammableTransaction']>;
+type SuiArgument = NonNullable<SuiCommand['TransferObjects']>['address'];
+
+function suiTransactionFacts(data: ReturnType<typeof suiTransactionData>): SuiTransactionFacts {
+  const programmable = data.V1.kind.ProgrammableTransaction;
+  return {
+    operation: 'transaction',
+    chain: 'sui',
+    nativeValue: programmable ? gasCoinOutflow(programmable) : null,
+    programmable: programmable !== undefined,
+    gasBudget: String(data.V1.gasData.budget),
+    commands: programmable?.commands.map(commandFacts) ?? [],
+  };
+}
+
+function commandFacts(command: SuiCommand): SuiCommandFacts {
+  if (!command.MoveCall) {
+    return { kind: command.$kind };
   }
-  const transaction = data.V1;
-  const commands = transaction?.kind.ProgrammableTransaction?.commands;
-  if (transaction === undefined || commands === undefined) {
-    throw denied('only programmable transactions are allowed when a sui limit is set');
-  }
-  if (policy.sui.maxGasBudget !== null && BigInt(transaction.gasData.budget) > BigInt(policy.sui.maxGasBudget)) {
-    throw denied(`the gas budget of ${transaction.gasData.budget} MIST is over the limit of ${policy.sui.maxGasBudget} (sui.maxGasBudget)`);
-  }
-  const packages = policy.sui.packages?.map((id) => normalizeSuiAddress(id)) ?? null;
+  const { module, function: name } = command.MoveCall;
+  const packageId = normalizeSuiAddress(command.MoveCall.package);
+  return { kind: 'MoveCall', target: `${packageId}::${module}::${name}`, movesValue: movesValue(packageId, module) };
+}
+
+/** The MIST split off the gas coin by amounts stated in the transaction; null when the gas coin can lose what they do not say. */
+function gasCoinOutflow({ inputs, commands }: SuiProgrammableTransaction): string | null {
+  let total = 0n;
   for (const command of commands) {
-    if (packages !== null && (command.Publish || command.Upgrade)) {
-      throw denied('publishing or upgrading a package is not allowed when sui.packages lists the allowed packages');
-    }
-    if (command.MoveCall) {
-      const target = normalizeSuiAddress(command.MoveCall.package);
-      if (packages !== null && !packages.includes(target)) {
-        throw denied(`Move package ${command.MoveCall.package} is not among the allowed packages (sui.packages)`);
+    if (command.SplitCoins?.coin.$kind === 'GasCoin') {
+      for (const amount of command.SplitCoins.amounts) {
+        const value = pureU64(inputs, amount);
+        if (value === undefined) {
+          return null;
+        }
+        total += value;
       }
-      if (!policy.sui.allowTransfers && movesValue(target, command.MoveCall.module)) {
-        throw denied(`${command.MoveCall.package}::${command.MoveCall.module}::${command.MoveCall.function} can move coins or objects (sui.allowTransfers)`);
-      }
+    } else if (gasCoinTaking(command).some((argument) => argument.$kind === 'GasCoin')) {
+      return null;
     }
-    // MergeCoins too: a coin can be shared, and merging into someone else's shared coin gives the value away.
-    if ((command.TransferObjects || command.SplitCoins || command.MergeCoins) && !policy.sui.allowTransfers) {
-      throw denied('TransferObjects, SplitCoins and MergeCoins are not allowed (sui.allowTransfers)');
+  }
+  return total.toString();
+}
+
+/** The arguments through which a command can take value out of a coin (a MergeCoins destination only receives). */
+function gasCoinTaking(command: SuiCommand): SuiArgument[] {
+  return [
+    ...(command.MoveCall?.arguments ?? []),
+    ...(command.TransferObjects ? [...command.TransferObjects.objects, command.TransferObjects.address] : []),
+    ...(command.SplitCoins?.amounts ?? []),
+    ...(command.MergeCoins?.sources ?? []),
+    ...(command.MakeMoveVec?.elements ?? []),
+    ...(command.Upgrade ? [command.Upgrade.ticket] : []),
+  ];
+}
+
+function pureU64(inputs: SuiProgrammableTransaction['inputs'], argument: SuiArgument): bigint | undefined {
+  const pure = argument.$kind === 'Input' ? inputs[argument.Input]?.Pure : undefined;
+  const bytes = pure ? Buffer.from(pure.bytes, 'base64') : undefined;
+  return bytes?.length === 8 ? bytes.readBigUInt64LE() : undefined;
+}
+
+/**
+ * A Sui criterion against a transaction's facts. Nothing is decided of a transaction that is not programmable: it has
+ * no commands to read (the first policy shape refused it under any sui limit).
+ */
+function suiCriterion(criterion: Criterion, facts: SigningFacts): CriterionOutcome {
+  if (!isSuiCriterion(criterion)) {
+    return { result: 'unknown', observed: `${criterion.type} is not read of Sui transactions` };
+  }
+  const transaction = programmableFacts(facts);
+  if (transaction === undefined) {
+    return { result: 'unknown', observed: 'not a programmable transaction' };
+  }
+  const { commands, gasBudget } = transaction;
+  switch (criterion.type) {
+    case 'suiMoveCall': {
+      const calls = commands.filter((command) => command.target !== undefined);
+      const listed = (call: SuiCommandFacts) => criterion.values.some((pattern) => targetMatches(pattern, call.target ?? ''));
+      const outside = calls.find((call) => listed(call) !== (criterion.operator === 'in'));
+      return outside ? { result: 'fails', observed: observedOf(outside) } : { result: 'holds', observed: observedOfAll(calls, 'no Move call') };
+    }
+    case 'suiTransfers':
+      return allowedOutcome(criterion.allowed, commands.find(movesCoinsOrObjects), 'no coin or object moved');
+    case 'suiPublish':
+      return allowedOutcome(criterion.allowed, commands.find(({ kind }) => kind === 'Publish' || kind === 'Upgrade'), 'no Publish or Upgrade');
+    case 'suiGasBudget': {
+      const observed = `gas budget ${gasBudget} MIST`;
+      if (!DECIMAL.test(criterion.value)) {
+        return { result: 'unknown', observed: `${observed}, the limit not a decimal` };
+      }
+      return { result: COMPARE_NUMBERS[criterion.operator](BigInt(gasBudget), BigInt(criterion.value)) ? 'holds' : 'fails', observed };
     }
   }
 }
 
-function movesValue(packageId: string, module: string): boolean {
-  return (packageId === FRAMEWORK && !FRAMEWORK_MODULES_WITHOUT_TRANSFERS.has(module)) || SYSTEM_PACKAGES_WITH_TRANSFERS.has(packageId);
+type SuiCriterion = Extract<Criterion, { type: 'suiMoveCall' | 'suiTransfers' | 'suiGasBudget' | 'suiPublish' }>;
+
+const isSuiCriterion = (criterion: Criterion): criterion is SuiCriterion =>
+  criterion.type === 'suiMoveCall' || criterion.type === 'suiTransfers' || criterion.type === 'suiGasBudget' || criterion.type === 'suiPublish';
+
+/** A programmable Sui transaction's facts, when they are that (a replay may bring facts of another request). */
+function programmableFacts(facts: SigningFacts): SuiTransactionFacts | undefined {
+  const candidate = facts as Partial<SuiTransactionFacts>;
+  const readable = facts.chain === 'sui' && facts.operation === 'transaction' && candidate.programmable === true && Array.isArray(candidate.commands) && typeof candidate.gasBudget === 'string';
+  return readable ? (facts as SuiTransactionFacts) : undefined;
+}
+
+/**
+ * What `allowTransfers: false` of the first policy shape refused: TransferObjects, SplitCoins, MergeCoins and Move calls
+ * that move value. MergeCoins too: a coin can be shared, and merging into someone else's shared coin gives the value away.
+ */
+function movesCoinsOrObjects(command: SuiCommandFacts): boolean {
+  return command.kind === 'TransferObjects' || command.kind === 'SplitCoins' || command.kind === 'MergeCoins' || command.movesValue === true;
+}
+
+/** `allowed: false` holds when nothing of the kind is there; `allowed: true` always holds. */
+function allowedOutcome(allowed: boolean, found: SuiCommandFacts | undefined, none: string): CriterionOutcome {
+  return { result: found && !allowed ? 'fails' : 'holds', observed: found ? observedOf(found) : none };
+}
+
+
+/** A command as an observed value: its kind, and a Move call's target (a system package short: 0x2, 0xdee9). */
+function observedOf({ kind, target }: SuiCommandFacts): string {
+  return target === undefined ? kind : short(`Move call ${target.replace(/^0x0{60}0*(?=[0-9a-f]{1,4}::)/, '0x')}`);
+}
+
+function observedOfAll(calls: SuiCommandFacts[], none: string): string {
+  if (calls.length === 0) {
+    return none;
+  }
+  return calls.length === 1 ? observedOf(calls[0]) : short(`${observedOf(calls[0])} and ${calls.length - 1} more`);
+}
+
+const OBSERVED_MAX = 200;
+const short = (text: string): string => (text.length <= OBSERVED_MAX ? text : `${text.slice(0, OBSERVED_MAX - 1)}…`);
+
+const DECIMAL = /^\d+$/;
+const MOVE_IDENTIFIER = '[A-Za-z][A-Za-z0-9_]{0,127}';
+/** `0x<package>::<module>::<function>`, `0x<package>::<module>::*` or `0x<package>::*`. */
+const MOVE_TARGET = new RegExp(`^0x[0-9a-fA-F]{1,64}::(\\*|${MOVE_IDENTIFIER}::(\\*|${MOVE_IDENTIFIER}))$`);
+
+/** Whether a Move call's target (normalized) is one a pattern names: the package normalized, `*` for any module or function. */
+function targetMatches(pattern: string, target: string): boolean {
+  const [packageId, module, name, ...rest] = pattern.split('::');
+  const [targetPackage, targetModule, targetName] = target.split('::');
+  if (rest.length > 0 || module === undefined || normalizeSuiAddress(packageId) !== targetPackage) {
+    return false;
+  }
+  return name === undefined ? module === '*' : module === targetModule && (name === '*' || name === targetName);
+}
+
+function suiCriterionProblem(criterion: Criterion): string | undefined {
+  switch (criterion.type) {
+    case 'suiMoveCall': {
+      const wrong = criterion.values.find((value) => !MOVE_TARGET.test(value));
+      return wrong === undefined ? undefined : `values: ${JSON.stringify(wrong.slice(0, 80))} is not a Move call target (0x<package>::<module>::<function>, * as module or function)`;
+    }
+    case 'suiGasBudget':
+      return DECIMAL.test(criterion.value) && BigInt(criterion.value) <= BigInt(U64_MAX) ? undefined : 'value: a gas budget is MIST in decimal digits, at most a u64';
+    default:
+      return undefined;
+  }
 }

@@ -5,12 +5,16 @@ import { PolicyEventEntity } from './policy-event.entity';
 import { SigningPoliciesRepository } from './signing-policies.repository';
 import { SigningPoliciesService } from './signing-policies.service';
 import { SigningPolicyEntity } from './signing-policy.entity';
+import { PolicyEvaluationService } from './policy-evaluation.service';
+import { ShadowPolicy } from './shadow-policy';
+import { VelocityLimits } from './velocity';
+import { WalletsModule } from '../wallets/wallets.module';
 
-/** Each game's signing policy: what its wallets may sign (read and set from the console, each change audited). */
+/** Each game's signing policy: ordered rules, their versions, dry runs, the draft in shadow and velocity limits (set from the console, each change audited). */
 @Module({
-  imports: [TypeOrmModule.forFeature([SigningPolicyEntity, PolicyEventEntity])],
+  imports: [TypeOrmModule.forFeature([SigningPolicyEntity, PolicyEventEntity]), WalletsModule],
   controllers: [PoliciesController],
-  providers: [SigningPoliciesService, SigningPoliciesRepository],
-  exports: [SigningPoliciesService],
+  providers: [SigningPoliciesService, SigningPoliciesRepository, PolicyEvaluationService, ShadowPolicy, VelocityLimits],
+  exports: [SigningPoliciesService, ShadowPolicy, VelocityLimits],
 })
 export class PoliciesModule {}

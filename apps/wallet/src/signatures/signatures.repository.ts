@@ -13,8 +13,8 @@ import { SignatureEventEntity } from './entities/signature-event.entity';
  */
 const RECORD = new PoolStatement(
   `WITH events AS (
-     INSERT INTO wallet.signature_events (id, application_id, wallet_id, chain, operation, decision, message_sha256, credential, at)
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[], $8::varchar[], $9::timestamptz[])
+     INSERT INTO wallet.signature_events (id, application_id, wallet_id, chain, operation, decision, message_sha256, credential, at, facts, policy_version, rule_id)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[], $8::varchar[], $9::timestamptz[], $10::jsonb[], $11::integer[], $12::varchar[])
      RETURNING wallet_id, decision, at
    ), used AS (
      SELECT wallet_id, max(at) AS at FROM events WHERE decision = 'allowed' GROUP BY wallet_id
@@ -40,6 +40,9 @@ export class SignaturesRepository {
       column('messageSha256'),
       column('credential'),
       column('at'),
+      events.map((event) => (event.facts === null ? null : JSON.stringify(event.facts))),
+      column('policyVersion'),
+      column('ruleId'),
     ]);
     return events.map(() => undefined);
   });

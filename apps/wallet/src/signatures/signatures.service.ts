@@ -34,6 +34,13 @@ function signatureEntry(row: SignatureEventEntity): AuditEntryView {
     actor: row.credential,
     action: row.decision === 'denied' ? 'wallet.signing-denied' : 'wallet.signed',
     target: `wallet:${row.walletId}`,
-    details: { chain: row.chain, operation: row.operation, decision: row.decision, messageSha256: row.messageSha256 },
+    details: {
+      chain: row.chain,
+      operation: row.operation,
+      decision: row.decision,
+      messageSha256: row.messageSha256,
+      // The policy version and rule that decided (null: no rule accepted); absent on attempts made before rules.
+      ...(row.policyVersion === null ? {} : { policyVersion: row.policyVersion, ruleId: row.ruleId }),
+    },
   };
 }

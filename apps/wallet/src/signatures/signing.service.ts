@@ -2,9 +2,9 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   AppError,
   ChainName,
+  PolicyDecision,
   SignatureView,
   SignedTransactionView,
-  SigningOperation,
   GamePrincipal,
   TransactionRequest,
   TypedDataRequest,
@@ -22,7 +22,11 @@ import { WalletCache } from '../wallets/wallet-cache';
 import { WalletsService, addressesOf } from '../wallets/wallets.service';
 import { WalletEntity } from '../wallets/entities/wallet.entity';
 import { SignaturesRepository } from './signatures.repository';
-import { checkOperation } from './signing-policy';
+import { Credential, decisionBeforeDecoding, evaluate } from '../policies/rules-engine';
+import { ShadowPolicy } from '../policies/shadow-policy';
+import { VelocityLimits } from '../policies/velocity';
+import { SigningFacts } from '../chains/chain-signer';
+import { storedFacts } from '../chains';
 import { SigningPoliciesService } from '../policies/signing-policies.service';
 
 /**
@@ -43,6 +47,8 @@ export class SigningService {
     private readonly keys: KeyGenerator,
     @Inject(MASTER_KEYS) private readonly masterKeys: MasterKeyring,
     private readonly ownerBinding: OwnerBinding,
+    private readonly velocity: VelocityLimits,
+    private readonly shadow: ShadowPolicy,
   ) {}
 
   /** A message: EIP-191 on evm, the raw bytes on sol (refused when they are a transaction), Sui's personal message. */
@@ -61,35 +67,39 @@ export class SigningService {
   }
 
   /**
-   * The signing pipeline. The caller's right to ask for the operation is checked before anything it sent is decoded
-   * or hashed; then the request is decoded (400), the wallet found (404, then 403 for another owner), the checks that
-   * need its address made (400), the game's policy applied (403, recorded in the audit trail), and the payload signed
-   * and recorded.
+   * The signing pipeline. When the game's rules refuse the operation whatever the payload (no rule could accept it),
+   * it is refused before anything the caller sent is decoded or hashed; otherwise the request is decoded (400), the
+   * wallet found (404, then 403 for another owner), the checks that need its address made (400), the rules evaluated
+   * (403 `POLICY_DENIED` with the deciding rule and observed value, recorded in the audit trail; velocity counted as
+   * the signature is accepted), and the payload signed and recorded with the facts the rules read. The game's draft
+   * policy, if any, is evaluated afterwards, off the answer's path.
    */
   private async run(walletId: string, request: SigningRequest, caller: GamePrincipal): Promise<SignatureView | SignedTransactionView> {
     const { chain, operation } = request;
     const policy = await this.policies.forGame(caller.applicationId);
-    try {
-      checkOperation(policy, caller, operation);
-    } catch (error) {
+    const credential = credentialOf(caller);
+    const early = decisionBeforeDecoding(policy.rules, operation, chain, credential);
+    if (early !== undefined) {
       // Audited against the wallet, after the wallet's own answers (404, then 403 for another owner).
       const wallet = await this.wallets.getWithSecret(walletId, caller);
-      await this.record(wallet, caller, chain, operation, receivedBytes(request), 'denied');
-      throw error;
+      const facts: SigningFacts = { operation, chain, nativeValue: null };
+      const attempt = await this.record(wallet, caller, credential, facts, receivedBytes(request), { ...early, version: policy.version });
+      this.shadow.evaluate(policy, attempt, credential, facts, undefined, early);
+      throw refusal(early);
     }
     const decoded = await decode(CHAIN_SIGNERS[chain], request);
     const wallet = await this.wallets.getWithSecret(walletId, caller);
     const prepared = decoded.forWallet(addressesOf(wallet)[chain]);
-    try {
-      prepared.check(policy);
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'POLICY_DENIED') {
-        await this.record(wallet, caller, chain, operation, prepared.audited, 'denied');
-      }
-      throw error;
+    const subject = { gameId: wallet.applicationId, walletId: wallet.id, profileId: wallet.profileId };
+    const decision = await evaluate(policy.rules, credential, decoded.facts, decoded.live, (rule, limits) => this.velocity.check(rule, limits, subject, decoded.facts, true));
+    if (decision.decision === 'reject') {
+      const attempt = await this.record(wallet, caller, credential, decoded.facts, prepared.audited, { ...decision, version: policy.version });
+      this.shadow.evaluate(policy, attempt, credential, decoded.facts, decoded.live, decision);
+      throw refusal(decision);
     }
     const { view, signed } = await prepared.sign((use) => this.withChainKey(wallet, chain, use));
-    await this.record(wallet, caller, chain, operation, signed, 'allowed');
+    const attempt = await this.record(wallet, caller, credential, decoded.facts, signed, { ...decision, version: policy.version });
+    this.shadow.evaluate(policy, attempt, credential, decoded.facts, decoded.live, decision);
     return view;
   }
 
@@ -117,29 +127,51 @@ export class SigningService {
     }
   }
 
-  /** The signing attempt's audit entry and, when it was signed, the wallet's last use, saved together (see SignaturesRepository). */
+  /** The signing attempt's audit entry, with the facts the rules read and what decided, and, when it was signed, the wallet's last use; saved together (see SignaturesRepository). */
   private async record(
     wallet: WalletEntity,
     caller: GamePrincipal,
-    chain: ChainName,
-    operation: SigningOperation,
+    credential: Credential,
+    facts: SigningFacts,
     signed: Uint8Array,
-    decision: 'allowed' | 'denied',
-  ): Promise<void> {
+    decision: PolicyDecision & { version: number },
+  ): Promise<{ id: string; walletId: string; gameId: string; at: Date }> {
     const at = new Date();
+    const id = newId();
+    const allowed = decision.decision === 'accept';
     await this.signatures.record({
-      id: newId(),
+      id,
       applicationId: wallet.applicationId,
       walletId: wallet.id,
-      chain,
-      operation,
-      decision,
+      chain: facts.chain,
+      operation: facts.operation,
+      decision: allowed ? 'allowed' : 'denied',
       messageSha256: createHash('sha256').update(signed).digest('hex'),
       credential: actorOf(caller),
       at,
+      // The credential too: a replay matches rules by API key, which a profile JWT's own id does not name.
+      facts: { ...storedFacts(facts), credential },
+      policyVersion: decision.version,
+      ruleId: decision.ruleId,
     });
-    if (decision === 'allowed') {
+    if (allowed) {
       await this.cache.signed(wallet.id, at);
     }
+    return { id, walletId: wallet.id, gameId: wallet.applicationId, at };
   }
+}
+
+/** The rules' view of a caller: its kind, and the API key it is (or, for a profile JWT, that issued its chain). */
+export function credentialOf(caller: GamePrincipal): Credential {
+  return caller.kind === 'apiKey' ? { kind: 'apiKey', apiKeyId: caller.keyId } : { kind: 'profile', ...(caller.apiKeyId === undefined ? {} : { apiKeyId: caller.apiKeyId }) };
+}
+
+/** 403 `POLICY_DENIED`: the reason and observed value in the message, and in `details` for a program to read. */
+export function refusal(decision: PolicyDecision): AppError {
+  const observed = decision.observed === undefined ? '' : ` (observed: ${decision.observed})`;
+  return new AppError('POLICY_DENIED', `The game's signing policy refuses this: ${decision.reason}${observed}`, undefined, {
+    ruleId: decision.ruleId,
+    reason: decision.reason,
+    ...(decision.observed === undefined ? {} : { observed: decision.observed }),
+  });
 }

@@ -33,4 +33,16 @@ export class SignatureEventEntity {
 
   @Column({ type: 'timestamptz' })
   at!: Date;
+
+  /** what the signing policy's rules read of the request (never the message or payload beyond that); null on older rows */
+  @Column({ type: 'jsonb', nullable: true })
+  facts!: Record<string, unknown> | null;
+
+  /** the active policy version that decided */
+  @Column({ name: 'policy_version', type: 'integer', nullable: true })
+  policyVersion!: number | null;
+
+  /** the rule that decided; null when no rule accepted */
+  @Column({ name: 'rule_id', type: 'varchar', length: 64, nullable: true })
+  ruleId!: string | null;
 }

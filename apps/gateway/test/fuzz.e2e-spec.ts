@@ -156,6 +156,9 @@ describe('fuzzing every operation of the OpenAPI documents', () => {
       createApiKey: { name: 'fuzzed key' },
       updateApiKey: { active: true },
       putSigningPolicy: policy,
+      putSigningPolicyDraft: { rules: [{ id: 'claims', action: 'accept', operation: 'message', criteria: [{ type: 'messageLength', operator: '<=', value: '64' }] }] },
+      evaluateSigningPolicy: { operation: 'message', chain: 'evm', credential: { kind: 'apiKey' }, payload: Buffer.from('Sign in: nonce 42').toString('base64') },
+      replaySigningPolicyDraft: { since: '2026-01-01T00:00:00Z' },
     })[operationId];
 
   /** Real ids for each path parameter, by operation where it matters, and ids of another game's resources. */
@@ -170,7 +173,7 @@ describe('fuzzing every operation of the OpenAPI documents', () => {
         return operationId === 'revokeProfile' ? victim.profileId : player.profileId;
       case 'gameId':
         // A policy the run writes could refuse the signatures it asks for: write another game's.
-        return operationId === 'putSigningPolicy' ? other.gameId : main.gameId;
+        return ['putSigningPolicy', 'putSigningPolicyDraft', 'deleteSigningPolicyDraft', 'activateSigningPolicyDraft'].includes(operationId) ? other.gameId : main.gameId;
       case 'keyId':
         // Never the key the run uses: a deactivated or deleted key would refuse the rest of the run.
         return random.pick(spareKeys);
@@ -460,14 +463,15 @@ describe('fuzzing every operation of the OpenAPI documents', () => {
         response.headers['content-type']?.startsWith('application/json') === true &&
         body !== null &&
         typeof body === 'object' &&
-        Object.keys(body).sort().join() === 'code,message' &&
+        // {message, code}; 403 POLICY_DENIED also carries `details` (the rule that decided, why, the observed value).
+        (Object.keys(body).sort().join() === 'code,message' || (body.code === 'POLICY_DENIED' && Object.keys(body).sort().join() === 'code,details,message' && typeof body.details === 'object')) &&
         typeof body.message === 'string' &&
         typeof body.code === 'string' &&
         /^[A-Z][A-Z0-9_]*$/.test(body.code);
       const code = shaped ? (body.code as string) : undefined;
       const codes = (documented?.content?.['application/json']?.schema.properties as { code?: { enum?: string[] } } | undefined)?.code?.enum;
       if (!shaped) {
-        found.push('an error not in the shape {message, code}');
+        found.push('an error not in the shape {message, code} (and details with POLICY_DENIED)');
       }
       if (documented === undefined || (code !== undefined && codes !== undefined && !codes.includes(code))) {
         found.push(`a status or code the document does not list (${response.status} ${code ?? ''})`);

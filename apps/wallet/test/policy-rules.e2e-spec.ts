@@ -187,6 +187,12 @@ describe('signing policy rules', () => {
     }
   });
 
+  it('signs typed data whose strings hold a NUL character (facts PostgreSQL cannot store are kept as not replayable)', async () => {
+    await put([{ id: 'typed', action: 'accept', operation: 'typed-data', chains: ['evm'], criteria: [] }]);
+    const typed: TypedDataRequest = { domain: { name: 'a\u0000b', chainId: 8453 }, types: { Claim: [{ name: 'item', type: 'string' }] }, primaryType: 'Claim', message: { item: '\u0000' } };
+    expect(decisionOf(await sign('sign-typed-data', typed))).toBe('accept');
+  });
+
   it('holds a velocity limit under 50 parallel requests on two wallet replicas: never more than N accepted', async () => {
     await put([{ id: 'ten-a-minute', action: 'accept', operation: 'message', criteria: [{ type: 'velocity', scope: 'wallet', windowSeconds: 60, maxCount: 10 }] }]);
     const answers = await Promise.all(Array.from({ length: 50 }, (_, index) => sign('sign', { chain: 'sol', message: `burst ${index}` })));

@@ -16,6 +16,10 @@ export function assertValidRules(rules: PolicyRule[]): void {
 }
 
 export function rulesProblem(rules: PolicyRule[]): string | undefined {
+  const unstorable = unstorableText(rules, 'rules');
+  if (unstorable !== undefined) {
+    return `${unstorable}: must not hold a NUL character or half of a surrogate pair`;
+  }
   const ids = new Set<string>();
   for (const [index, rule] of rules.entries()) {
     const at = `rules.${index} (${rule.id})`;
@@ -46,6 +50,22 @@ export function rulesProblem(rules: PolicyRule[]): string | undefined {
       const problem = rule.operation === 'message' ? messageCriterionProblem(criterion) : CHAIN_SIGNERS[chains[0]].criterionProblem(criterion);
       if (problem !== undefined) {
         return `${where}: ${problem}`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The first place in `value` holding text PostgreSQL's jsonb cannot store (NUL, a lone surrogate), by its path. */
+function unstorableText(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') {
+    return value.includes('\u0000') || !value.isWellFormed() ? path : undefined;
+  }
+  if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      const found = unstorableText(item, `${path}.${key}`);
+      if (found !== undefined) {
+        return found;
       }
     }
   }

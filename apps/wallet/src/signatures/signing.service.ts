@@ -32,8 +32,8 @@ import { SigningPoliciesService } from '../policies/signing-policies.service';
 /**
  * Signs with a wallet's key, one pipeline for every signing route; what differs by chain is in the chain's file
  * under `chains/`. The entropy is opened, the chain key derived (on a worker thread), the payload signed and every
- * secret buffer zeroed within this one call; the signature, the wallet's last use and the audit entry are saved
- * together.
+ * secret buffer zeroed within this one call (a key opened for a signature the velocity count then refuses is zeroed
+ * as soon as it is there); the signature, the wallet's last use and the audit entry are saved together.
  */
 @Injectable()
 export class SigningService {
@@ -91,23 +91,37 @@ export class SigningService {
     const wallet = await this.wallets.getWithSecret(walletId, caller);
     const prepared = decoded.forWallet(addressesOf(wallet)[chain]);
     const subject = { gameId: wallet.applicationId, walletId: wallet.id, profileId: wallet.profileId };
-    const decision = await evaluate(policy.rules, credential, decoded.facts, decoded.live, (rule, limits) => this.velocity.check(rule, limits, subject, decoded.facts, true));
+    // Once a rule's other criteria hold, only its velocity count stands between the request and a signature: the
+    // key is opened on a worker thread while Redis counts, instead of after.
+    let key: Promise<Uint8Array> | undefined;
+    const openKey = (): Promise<Uint8Array> => (key ??= this.chainKey(wallet, chain));
+    let decision: Awaited<ReturnType<typeof evaluate>>;
+    try {
+      decision = await evaluate(policy.rules, credential, decoded.facts, decoded.live, (rule, limits) => {
+        void openKey().catch(() => undefined);
+        return this.velocity.check(rule, limits, subject, decoded.facts, true);
+      });
+    } catch (error) {
+      discard(key);
+      throw error;
+    }
     if (decision.decision === 'reject') {
+      discard(key);
       const attempt = await this.record(wallet, caller, credential, decoded.facts, prepared.audited, { ...decision, version: policy.version });
       this.shadow.evaluate(policy, attempt, credential, decoded.facts, decoded.live, decision);
       throw refusal(decision);
     }
-    const { view, signed } = await prepared.sign((use) => this.withChainKey(wallet, chain, use));
+    const { view, signed } = await prepared.sign((use) => withKey(openKey(), use));
     const attempt = await this.record(wallet, caller, credential, decoded.facts, signed, { ...decision, version: policy.version });
     this.shadow.evaluate(policy, attempt, credential, decoded.facts, decoded.live, decision);
     return view;
   }
 
   /**
-   * Runs `sign` with the wallet's key for `chain`: the entropy is opened, the chain key derived, and every secret
-   * buffer zeroed before this returns, whatever `sign` does.
+   * The wallet's private key for `chain`, in a buffer of its own that the caller zeroes once used (see `withKey`):
+   * the entropy is opened and zeroed as the key is derived on a worker thread.
    */
-  private async withChainKey<T>(wallet: WalletEntity, chain: ChainName, sign: (key: Uint8Array) => T): Promise<T> {
+  private async chainKey(wallet: WalletEntity, chain: ChainName): Promise<Uint8Array> {
     let entropy: Buffer;
     try {
       entropy = await openEntropy(wallet, wallet, this.masterKeys, { acceptVersion1: this.ownerBinding.acceptsVersion1 });
@@ -119,13 +133,9 @@ export class SigningService {
       throw error;
     }
     // Derived on a worker thread; the entropy is zeroed here as it goes.
-    const key = await this.keys.deriveChainKey(entropy, chain);
-    try {
-      return sign(key);
-    } finally {
-      key.fill(0);
-    }
+    return this.keys.deriveChainKey(entropy, chain);
   }
+
 
   /** The signing attempt's audit entry, with the facts the rules read and what decided, and, when it was signed, the wallet's last use; saved together (see SignaturesRepository). */
   private async record(
@@ -159,6 +169,24 @@ export class SigningService {
     }
     return { id, walletId: wallet.id, gameId: wallet.applicationId, at };
   }
+}
+
+/** Runs `sign` with the key once it is open, and zeroes the key whatever `sign` does. */
+async function withKey<T>(key: Promise<Uint8Array>, sign: (key: Uint8Array) => T): Promise<T> {
+  const opened = await key;
+  try {
+    return sign(opened);
+  } finally {
+    opened.fill(0);
+  }
+}
+
+/** A key opened for a signature that will not be made: zeroed as soon as it is there. */
+function discard(key: Promise<Uint8Array> | undefined): void {
+  void key?.then(
+    (opened) => opened.fill(0),
+    () => undefined,
+  );
 }
 
 /** The rules' view of a caller: its kind, and the API key it is (or, for a profile JWT, that issued its chain). */

@@ -107,29 +107,6 @@ function es256Micros(seconds = 1) {
   return Math.round((used.user + used.system) / signed);
 }
 
-/**
- * The rules engine's own cost for the benchmark's transaction under the 50 rules, in this process (the wallet's
- * compiled code): µs per evaluation, velocity answered at once (its Redis call is in the paired scenario's CPU table).
- */
-async function policyEvaluationMicros(rules, seconds = 2) {
-  const { evaluate } = require(join(root, 'dist/out-tsc/apps/wallet/src/policies/rules-engine'));
-  const { CHAIN_SIGNERS } = require(join(root, 'dist/out-tsc/apps/wallet/src/chains'));
-  const decoded = await CHAIN_SIGNERS.evm.transaction(shopTransfer());
-  const credential = { kind: 'apiKey', apiKeyId: '0190a0a0-0000-7000-8000-0000000000ff' };
-  const room = async () => undefined;
-  const first = await evaluate(rules, credential, decoded.facts, decoded.live, room);
-  if (first.decision !== 'accept' || first.ruleId !== 'shop-transfers') throw new Error(`the 50 rules decided ${first.decision} by ${first.ruleId}`);
-  const started = process.cpuUsage();
-  const until = performance.now() + seconds * 1000;
-  let evaluated = 0;
-  while (performance.now() < until) {
-    await evaluate(rules, credential, decoded.facts, decoded.live, room);
-    evaluated += 1;
-  }
-  const used = process.cpuUsage(started);
-  return Math.round(((used.user + used.system) / evaluated) * 10) / 10;
-}
-
 const results = { machine: machine(), rounds: ROUND_COUNT, roundSeconds: ROUND_SECONDS, warmupSeconds: ROUND_WARMUP_SECONDS, scenarios: {}, floors: {} };
 const resultsFolder = join(root, 'bench', 'results');
 /** Writes what has been measured so far (after each scenario, so a failure later keeps the earlier ones). */
@@ -212,9 +189,14 @@ try {
       return { name, options: post(`${platform.baseUrl}/v1/wallet/${signer.walletId}/sign-transaction`, { chain: 'evm', transaction: shopTransfer() }, { 'x-api-key': sideGame.key }) };
     };
     const fifty = fiftyRules();
-    const rounds = await pairedRounds(await side('sign-transaction evm, one accept rule', ONE_RULE), await side('sign-transaction evm, 50 rules', fifty), { rounds: ROUND_COUNT });
+    const one = await side('sign-transaction evm, one accept rule', ONE_RULE);
+    const rounds = await pairedRounds(one, await side('sign-transaction evm, 50 rules', fifty), { rounds: ROUND_COUNT });
     results.scenarios['sign-policy'] = pairedResult('POST /v1/wallet/{id}/sign-transaction, evm, 50 rules (ABI calldata, velocity) against one', 'one accept rule', rounds);
-    results.floors.policyEvaluationMicros = await policyEvaluationMicros(fifty);
+    await save();
+    // The same 50 rules without their velocity limits: what the rules cost apart from the count in Redis.
+    const still = await pairedRounds(one, await side('sign-transaction evm, 50 rules without velocity', fiftyRules({ velocity: false })), { rounds: ROUND_COUNT });
+    results.scenarios['sign-policy-no-velocity'] = pairedResult('POST /v1/wallet/{id}/sign-transaction, evm, the same 50 rules without velocity limits, against one', 'one accept rule', still);
+    results.floors.policyEvaluationMicros = Number(execFileSync(process.execPath, [join(root, 'bench/policy/evaluate.mjs')], { encoding: 'utf8' }).trim());
     await save();
   }
 

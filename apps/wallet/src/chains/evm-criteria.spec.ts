@@ -424,3 +424,24 @@ describe('EVM criteria a policy states', () => {
     expect(problem({ type: 'evmData', function: transfer, conditions: Array.from({ length: 21 }, () => ({ param: 'amount', operator: '>', value: '0' })) })).toBe('conditions: must be a list of at most 20');
   });
 });
+
+describe('evmData reads static parameters as ethers decodes them', () => {
+  const fragment = 'function f(address a, bool b, uint8 c, int16 d, bytes4 e, uint256 g, int256 h)';
+  const coder = new Interface([fragment]);
+  it.each([
+    [getAddress(`0x${'ab'.repeat(20)}`), true, 255n, -32768n, '0xdeadbeef', 2n ** 256n - 1n, -1n],
+    [getAddress(`0x${'00'.repeat(19)}01`), false, 0n, 32767n, '0x00000000', 0n, -(2n ** 255n)],
+    [getAddress(`0x${'9f'.repeat(20)}`), true, 7n, -1n, '0x01020304', 12345678901234567890n, 2n ** 255n - 1n],
+  ])('holds every parameter equal to the value ethers decodes (%s…)', async (...args) => {
+    const data = coder.encodeFunctionData('f', args);
+    const decoded = coder.decodeFunctionData('f', data).toArray().map((value) => (typeof value === 'string' ? value.toLowerCase() : String(value)));
+    const names = ['a', 'b', 'c', 'd', 'e', 'g', 'h'];
+    const criterion: Criterion = { type: 'evmData', function: fragment, conditions: names.map((param, index) => ({ param, operator: 'in', values: [decoded[index]] })) };
+    expect(judge(criterion, await call(data)).result).toBe('holds');
+    // An int16 whose sign bit is set but not extended, or a bool of 2, is not the canonical encoding: undecidable.
+    const word = (index: number) => 10 + index * 64;
+    const unextended = `${data.slice(0, word(3))}${'0'.repeat(60)}8000${data.slice(word(4))}`;
+    const boolOf2 = `${data.slice(0, word(1))}${'0'.repeat(63)}2${data.slice(word(2))}`;
+    expect([judge(criterion, await call(unextended)).result, judge(criterion, await call(boolOf2)).result]).toEqual(['unknown', 'unknown']);
+  });
+});

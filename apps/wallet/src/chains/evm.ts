@@ -17,7 +17,7 @@ import {
 } from '@game-wallet/contracts';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { keccak_256 } from '@noble/hashes/sha3';
-import type { FunctionFragment, Interface, Transaction } from 'ethers';
+import type { AbiCoder, FunctionFragment, Transaction } from 'ethers';
 import { LRUCache } from 'lru-cache';
 import { ChainSigner, CriterionOutcome, DecodedRequest, SigningFacts, bytesOfHex, decodedMessage, COMPARE_NUMBERS } from './chain-signer';
 
@@ -526,7 +526,10 @@ type DataCriterion = Extract<Criterion, { type: 'evmData' }>;
 /** A policy's function fragment, parsed: what its calldata starts with, and how each parameter is read. */
 interface AbiFunction {
   fragment: FunctionFragment;
-  abi: Interface;
+  /** ethers' coder of the parameters (the selector is compared before: hashing it again on every call costs a keccak) */
+  coder: AbiCoder;
+  /** when every parameter is static, how each word is padded (see `canonicalWords`) */
+  staticWords: WordShape[] | undefined;
   selector: string;
   /** `transfer(address,uint256)` */
   signature: string;
@@ -557,7 +560,7 @@ function abiFunction(text: unknown): AbiFunction | string {
 }
 
 function parsedFunction(text: string): AbiFunction | string {
-  const { FunctionFragment, Interface } = ethersNow();
+  const { AbiCoder, FunctionFragment } = ethersNow();
   let fragment: FunctionFragment;
   try {
     fragment = FunctionFragment.from(text);
@@ -574,7 +577,8 @@ function parsedFunction(text: string): AbiFunction | string {
   }
   return {
     fragment,
-    abi: new Interface([fragment]),
+    coder: AbiCoder.defaultAbiCoder(),
+    staticWords: staticWordsOf(inputs.map(({ type }) => type)),
     selector: fragment.selector,
     signature: fragment.format('sighash'),
     params: inputs.map(({ name, type }) => ({ name, type, reading: /^u?int/.test(type) ? 'number' : 'text', check: abiValueCheck(type) })),
@@ -622,12 +626,89 @@ function decodedArguments(call: AbiFunction, data: string, facts: SigningFacts):
 const decodings = new WeakMap<SigningFacts, Map<AbiFunction, string[] | undefined>>();
 
 function strictlyDecoded(call: AbiFunction, data: string): string[] | undefined {
+  const params = `0x${data.slice(10)}`;
+  // A function of static parameters only: its canonical encoding is one 32-byte word each, padded as its type says,
+  // which is checked word by word (encoding again would hash every address a second time for its checksum).
+  const canonical = call.staticWords === undefined ? undefined : canonicalWords(call.staticWords, data.slice(10).toLowerCase());
+  if (canonical === false) {
+    return undefined;
+  }
   try {
-    const args = call.abi.decodeFunctionData(call.fragment, data).toArray(); // read inside `try`: some errors surface only then
-    return call.abi.encodeFunctionData(call.fragment, args) === data.toLowerCase() ? args.map((arg) => String(arg)) : undefined;
+    if (canonical === true && call.staticWords !== undefined) {
+      return wordValues(call.staticWords, data.slice(10).toLowerCase());
+    }
+    const args = call.coder.decode(call.fragment.inputs, params).toArray(); // read inside `try`: some errors surface only then
+    return call.coder.encode(call.fragment.inputs, args) === params.toLowerCase() ? args.map((arg) => String(arg)) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** How each word of a static parameter must be padded: zero bytes at its start (`left`) or end (`right`), or a sign extension. */
+type WordShape = { pad: 'left'; bytes: number; address?: true } | { pad: 'right'; bytes: number } | { pad: 'sign'; bytes: number } | { pad: 'bool' };
+
+/** The shapes of a fragment's words when every parameter is static (address, bool, uintN, intN, bytesN), else undefined. */
+function staticWordsOf(types: string[]): WordShape[] | undefined {
+  const shapes: WordShape[] = [];
+  for (const type of types) {
+    const sized = /^(u?int|bytes)([0-9]+)$/.exec(type);
+    if (type === 'address') {
+      shapes.push({ pad: 'left', bytes: 20, address: true });
+    } else if (type === 'bool') {
+      shapes.push({ pad: 'bool' });
+    } else if (sized !== null && sized[1] === 'uint') {
+      shapes.push({ pad: 'left', bytes: Number(sized[2]) / 8 });
+    } else if (sized !== null && sized[1] === 'int') {
+      shapes.push({ pad: 'sign', bytes: Number(sized[2]) / 8 });
+    } else if (sized !== null && sized[1] === 'bytes') {
+      shapes.push({ pad: 'right', bytes: Number(sized[2]) });
+    } else {
+      return undefined;
+    }
+  }
+  return shapes;
+}
+
+/**
+ * The values of canonical static words, as ethers would give them as text but for addresses in lower case (ethers
+ * hashes each for its EIP-55 checksum; addresses compare in any case): a number in decimal, `true`/`false`, hex.
+ */
+function wordValues(shapes: WordShape[], hex: string): string[] {
+  return shapes.map((shape, index) => {
+    const word = hex.slice(index * 64, index * 64 + 64);
+    switch (shape.pad) {
+      case 'bool':
+        return word.endsWith('1') ? 'true' : 'false';
+      case 'left':
+        return shape.address === true ? `0x${word.slice(24)}` : BigInt(`0x${word}`).toString();
+      case 'sign':
+        return BigInt.asIntN(shape.bytes * 8, BigInt(`0x${word}`)).toString();
+      case 'right':
+        return `0x${word.slice(0, shape.bytes * 2)}`;
+    }
+  });
+}
+
+/** Whether the parameters' hex (lower case) is exactly one canonical word per static parameter. */
+function canonicalWords(shapes: WordShape[], hex: string): boolean {
+  if (hex.length !== shapes.length * 64 || !/^[0-9a-f]*$/.test(hex)) {
+    return false;
+  }
+  return shapes.every((shape, index) => {
+    const word = hex.slice(index * 64, index * 64 + 64);
+    switch (shape.pad) {
+      case 'bool':
+        return /^0{63}[01]$/.test(word);
+      case 'left':
+        return /^0*$/.test(word.slice(0, 64 - shape.bytes * 2));
+      case 'right':
+        return /^0*$/.test(word.slice(shape.bytes * 2));
+      case 'sign': {
+        const negative = parseInt(word[64 - shape.bytes * 2], 16) >= 8;
+        return word.slice(0, 64 - shape.bytes * 2) === (negative ? 'f' : '0').repeat(64 - shape.bytes * 2);
+      }
+    }
+  });
 }
 
 /**

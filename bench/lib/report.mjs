@@ -174,7 +174,7 @@ function targetRows({ scenarios, floors = {}, peakRssMb, rssAtEndMb }) {
       policy.ratio >= TARGETS.signPolicy,
       [
         `the wallet's CPU per signature ${walletOf(policy.median.b)} µs against ${walletOf(policy.median.a)} (${added} µs more: the 50 rules and their velocity count in Redis)`,
-        scenarios['sign-policy-no-velocity'] ? `the same 50 rules without their velocity limits: ${ratio(scenarios['sign-policy-no-velocity'].ratio)}, so the count in Redis (one script per signature) is what the rest of the gap is` : '',
+        scenarios['sign-policy-no-velocity'] ? `the same 50 rules without their velocity limits: ${ratio(scenarios['sign-policy-no-velocity'].ratio)} (the count in Redis is one script per signature)` : '',
       ]
         .filter(Boolean)
         .join('; '),

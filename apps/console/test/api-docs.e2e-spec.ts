@@ -1,6 +1,6 @@
 import { TestPlatform } from '@game-wallet/testing';
 import type { Browser } from 'playwright-core';
-import { launchChromium, openPage } from './browser';
+import { launchChromium, openPage, startTogether } from './browser';
 
 /** The API reference pages the gateway serves, in Debian's Chromium: offline, under the console's security policy. */
 describe('API reference at /docs (Chromium)', () => {
@@ -8,7 +8,7 @@ describe('API reference at /docs (Chromium)', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    [platform, browser] = await Promise.all([TestPlatform.start('api-docs', { apps: ['gateway', 'identity'] }), launchChromium()]);
+    await startTogether(TestPlatform.start('api-docs', { apps: ['gateway', 'identity'] }).then((started) => (platform = started)), launchChromium().then((launched) => (browser = launched)));
   });
 
   afterAll(async () => {

@@ -87,3 +87,15 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
   });
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
 }
+
+/**
+ * Waits for things started together (the platform and the browser, each kept by its own `.then` as it starts), and
+ * only once all have settled throws the first failure: `afterAll` then stops what did start, so a browser that fails
+ * to launch leaves no platform (its database, its Redis keys) behind.
+ */
+export async function startTogether(...starts: Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(starts)).find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failed !== undefined) {
+    throw failed.reason;
+  }
+}

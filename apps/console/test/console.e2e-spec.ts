@@ -2,7 +2,7 @@ import { GameFixture, TestPlatform, consoleToken, createGame, http, waitFor } fr
 import { Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { WatchedPage, launchChromium, openPage, openSignedIn, signInThroughForm } from './browser';
+import { WatchedPage, launchChromium, openPage, openSignedIn, signInThroughForm, startTogether } from './browser';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 /** A 1×1 PNG. */
@@ -27,7 +27,7 @@ describe('web console (Chromium)', () => {
   const opened: WatchedPage[] = [];
 
   beforeAll(async () => {
-    [platform, browser] = await Promise.all([TestPlatform.start('console-ui'), launchChromium()]);
+    await startTogether(TestPlatform.start('console-ui').then((started) => (platform = started)), launchChromium().then((launched) => (browser = launched)));
     operatorToken = await consoleToken(platform);
   });
 

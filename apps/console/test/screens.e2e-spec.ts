@@ -1,6 +1,6 @@
 import { TestPlatform, consoleToken, createGame, http, waitFor } from '@game-wallet/testing';
 import type { Browser, Page } from 'playwright-core';
-import { AxeViolation, VIEWPORTS, launchChromium, openPage, openSignedIn, screenshot, seriousAxeViolations } from './browser';
+import { AxeViolation, VIEWPORTS, launchChromium, openPage, openSignedIn, screenshot, seriousAxeViolations, startTogether } from './browser';
 
 /**
  * Every screen of the console, at desktop (1280 px) and phone (390 px) width: no serious or critical axe-core
@@ -12,7 +12,7 @@ describe('web console screens (axe-core, screenshots)', () => {
   let gameId: string;
 
   beforeAll(async () => {
-    [platform, browser] = await Promise.all([TestPlatform.start('console-screens'), launchChromium()]);
+    await startTogether(TestPlatform.start('console-screens').then((started) => (platform = started)), launchChromium().then((launched) => (browser = launched)));
     const token = await consoleToken(platform);
     const game = await createGame(platform, token, 'Space Miners');
     gameId = game.gameId;

@@ -200,7 +200,8 @@ describe('signing policy rules', () => {
   });
 
   it('bounds the native value moved per game in a window, counting only accepted signatures', async () => {
-    await put([{ id: 'thousand-wei', action: 'accept', operation: 'transaction', chains: ['evm'], criteria: [{ type: 'velocity', scope: 'game', windowSeconds: 3_600, maxValue: '1000' }] }]);
+    // Written with leading zeros: still a bound of 1000 wei (the counters compare digits, so it is read as a number).
+    await put([{ id: 'thousand-wei', action: 'accept', operation: 'transaction', chains: ['evm'], criteria: [{ type: 'velocity', scope: 'game', windowSeconds: 3_600, maxValue: '0001000' }] }]);
     const answers = await Promise.all(Array.from({ length: 20 }, () => sign('sign-transaction', evmTransaction({ to: shop, value: '100' }))));
     expect(answers.map(decisionOf).sort()).toEqual([...Array.from({ length: 10 }, () => 'accept'), ...Array.from({ length: 10 }, () => 'reject none')]);
     expect(decisionOf(await sign('sign-transaction', evmTransaction({ to: shop, value: '0' })))).toBe('accept');
@@ -246,6 +247,9 @@ describe('signing policy rules', () => {
     for (const message of ['ok', 'fine', 'sixsix', 'seven77', 'eighteen', 'far too long', 'longer still!']) {
       await signAs(message);
     }
+    // Refused before decoding (no rule takes transactions): nothing read, so only a draft that refuses it just as
+    // early can be decided on it.
+    await http('POST', `${platform.baseUrl}/v1/wallet/${scriptedPlayer.walletId}/sign-transaction`, { apiKey: scripted.key, body: evmTransaction({ to: shop }) });
     const deadline = Date.now() + 10_000;
     let differences = await client.call(PATTERNS.wallet.listSigningPolicyDifferences, { payload: { gameId: scripted.gameId, limit: 100 }, principal: operator });
     while (differences.items.length < 3 && Date.now() < deadline) {
@@ -256,10 +260,14 @@ describe('signing policy rules', () => {
       Array.from({ length: 3 }, () => [{ decision: 'accept', ruleId: 'short' }, { decision: 'reject', ruleId: null }]),
     );
     const replay = await client.call(PATTERNS.wallet.replaySigningPolicyDraft, { payload: { gameId: scripted.gameId, since: started }, principal: operator });
-    expect(replay).toMatchObject({ evaluated: 7, changed: 3, newlyRejected: 3, newlyAccepted: 0, undecidable: 0 });
+    expect(replay).toMatchObject({ evaluated: 8, changed: 3, newlyRejected: 3, newlyAccepted: 0, undecidable: 0 });
     // A pattern needs the message, which is never stored: a draft that reads one cannot be replayed.
     await client.call(PATTERNS.wallet.putSigningPolicyDraft, { payload: { gameId: scripted.gameId, draft: { rules: [{ id: 'pattern', action: 'accept', operation: 'message', criteria: [{ type: 'messagePattern', pattern: 'o', match: true }] }] } }, principal: operator });
-    expect(await client.call(PATTERNS.wallet.replaySigningPolicyDraft, { payload: { gameId: scripted.gameId, since: started }, principal: operator })).toMatchObject({ evaluated: 0, undecidable: 7 });
+    expect(await client.call(PATTERNS.wallet.replaySigningPolicyDraft, { payload: { gameId: scripted.gameId, since: started }, principal: operator })).toMatchObject({ evaluated: 1, undecidable: 7 });
+    // A draft that would read the transaction cannot be decided on it.
+    await client.call(PATTERNS.wallet.putSigningPolicyDraft, { payload: { gameId: scripted.gameId, draft: { rules: [{ id: 'small', action: 'accept', operation: 'transaction', chains: ['evm'], criteria: [{ type: 'evmValue', operator: '<=', value: '10' }] }] } }, principal: operator });
+    expect(await client.call(PATTERNS.wallet.replaySigningPolicyDraft, { payload: { gameId: scripted.gameId, since: started }, principal: operator })).toMatchObject({ evaluated: 7, undecidable: 1, changed: 5, newlyRejected: 5 });
+    await client.call(PATTERNS.wallet.putSigningPolicyDraft, { payload: { gameId: scripted.gameId, draft: { rules: [{ id: 'pattern', action: 'accept', operation: 'message', criteria: [{ type: 'messagePattern', pattern: 'o', match: true }] }] } }, principal: operator });
     const activated = await client.call(PATTERNS.wallet.activateSigningPolicyDraft, { payload: { gameId: scripted.gameId }, principal: operator });
     expect([activated.version, activated.rules.map((rule) => rule.id)]).toEqual([2, ['pattern']]);
   });

@@ -241,14 +241,27 @@ function permit({ domain, message }: { domain?: Record<string, unknown>; message
 }
 
 describe('EVM typed data facts', () => {
+  it('read each value as ethers signs it, so another spelling of the same value cannot slip past a rule', () => {
+    const spelled = typedDataFacts(permit({ message: { spender: shop.slice(2).toLowerCase(), value: '0X10', nonce: ' 16', deadline: '0b10000' } }));
+    expect(spelled.message).toMatchObject({ spender: shop.toLowerCase(), value: '16', nonce: '16', deadline: '16' });
+    const rejectShop: Criterion = { type: 'evmTypedDataField', path: 'message.spender', operator: 'in', values: [shop] };
+    expect(judge(rejectShop, spelled).result).toBe('holds');
+    expect(judge({ type: 'evmTypedDataField', path: 'message.value', operator: 'not in', values: ['16'] }, spelled).result).toBe('fails');
+    const flag: TypedDataRequest = { domain: { name: 'Game' }, types: { Claim: fields('bool ok') }, primaryType: 'Claim', message: { ok: 'false' } };
+    // ethers signs the string "false" as true.
+    expect(judge({ type: 'evmTypedDataField', path: 'message.ok', operator: '==', value: 'true' }, typedDataFacts(flag)).result).toBe('holds');
+  });
+
+
   it('are the primary type, the domain read (chain id in decimal) and the message the signature covers', () => {
     expect(typedDataFacts(permit({ domain: { chainId: '0x2105' } }))).toEqual({
       operation: 'typed-data',
       chain: 'evm',
       nativeValue: '0',
       primaryType: 'Permit',
-      domain: { chainId: '8453', verifyingContract: token, name: 'USD Coin', version: '2' },
-      message: { owner: player, spender: shop, value: '1000000', nonce: 0, deadline: '1893456000' },
+      domain: { chainId: '8453', verifyingContract: token.toLowerCase(), name: 'USD Coin', version: '2' },
+      // As ethers encodes each for its type: addresses in lower case, integers in decimal.
+      message: { owner: player.toLowerCase(), spender: shop.toLowerCase(), value: '1000000', nonce: '0', deadline: '1893456000' },
     });
     expect(typedDataFacts(permit({ domain: { chainId: undefined, verifyingContract: undefined, name: undefined, version: undefined } })).domain).toEqual({ chainId: null, verifyingContract: null });
   });
@@ -260,7 +273,7 @@ describe('EVM typed data facts', () => {
       primaryType: 'Order',
       message: { items: [{ to: shop, id: 1, note: 'x' }], buyer: player, spender: shop },
     };
-    expect(typedDataFacts(order).message).toEqual({ items: [{ to: shop, id: 1 }], buyer: player });
+    expect(typedDataFacts(order).message).toEqual({ items: [{ to: shop.toLowerCase(), id: '1' }], buyer: player.toLowerCase() });
   });
 
   it('refuse a domain chain id that is not a whole number (400), as before', () => {
@@ -312,7 +325,7 @@ describe('EVM typed-data criteria', () => {
   });
 
   it('evmTypedDataVerifyingContract: in and not in, any case; absent or not an address cannot be decided', () => {
-    expect(judge({ type: 'evmTypedDataVerifyingContract', operator: 'in', values: [token.toLowerCase()] }, permitFacts)).toEqual({ result: 'holds', observed: `verifying contract ${token}` });
+    expect(judge({ type: 'evmTypedDataVerifyingContract', operator: 'in', values: [token.toLowerCase()] }, permitFacts)).toEqual({ result: 'holds', observed: `verifying contract ${token.toLowerCase()}` });
     expect(result({ type: 'evmTypedDataVerifyingContract', operator: 'in', values: [shop] }, permitFacts)).toBe('fails');
     expect(result({ type: 'evmTypedDataVerifyingContract', operator: 'not in', values: [shop] }, permitFacts)).toBe('holds');
     expect(result({ type: 'evmTypedDataVerifyingContract', operator: 'not in', values: [token] }, permitFacts)).toBe('fails');
@@ -340,10 +353,10 @@ describe('EVM typed-data criteria', () => {
   });
 
   it('bounds what it observes to 200 characters', () => {
-    const facts = typedDataFacts(permit({ message: { owner: 'x'.repeat(10_000) } }));
-    const { observed } = judge({ type: 'evmTypedDataField', path: `message.owner`, operator: '==', value: 'y' }, facts);
+    const facts = typedDataFacts(permit({ message: { owner: player, spender: shop, value: '9'.repeat(70) } }));
+    const { observed } = judge({ type: 'evmTypedDataField', path: `message.value`, operator: '==', value: '1' }, facts);
     expect(observed.length).toBeLessThanOrEqual(200);
-    expect(observed).toMatch(/^message\.owner x+…$/);
+    expect(observed).toMatch(/^message\.value 9+…?$/);
   });
 });
 

@@ -313,7 +313,7 @@ export function evmTypedDataFacts({ domain, types, primaryType, message }: Typed
     chain: 'evm',
     nativeValue: '0',
     primaryType,
-    domain: { chainId, verifyingContract: typeof domain.verifyingContract === 'string' ? domain.verifyingContract : null, ...Object.fromEntries(named) },
+    domain: { chainId, verifyingContract: typeof domain.verifyingContract === 'string' ? ((signedValue(domain.verifyingContract, 'address') as string | undefined) ?? null) : null, ...Object.fromEntries(named) },
     message: signedFields(message, primaryType, types) as Record<string, unknown>,
   };
 }
@@ -323,6 +323,33 @@ export function evmTypedDataFacts({ domain, types, primaryType, message }: Typed
  * of an array each item; anything else as it is (ethers refuses what does not fit when it hashes). Walks the value, as
  * deep as it is (bounded by `typedDataProblem`), never the types' paths.
  */
+/**
+ * An atomic value as ethers encodes it for its type when it hashes typed data, so a rule reads what is signed, not
+ * how it was spelled: an address in lower case (ethers takes it without `0x`, or checksummed), an integer in decimal
+ * (ethers takes `"0X10"`, `" 16"`, `"0b10000"`), a bool as its truth (`"false"` is signed as true), bytes in lower-case
+ * hex. A value ethers would not encode is left out (a criterion reading it cannot be decided).
+ */
+function signedValue(value: unknown, type: string): unknown {
+  const { getAddress, getBigInt, hexlify, getBytes } = ethersNow();
+  try {
+    if (type === 'address') {
+      return getAddress(value as string).toLowerCase();
+    }
+    if (/^u?int[0-9]*$/.test(type)) {
+      return getBigInt(value as string).toString();
+    }
+    if (type === 'bool') {
+      return Boolean(value);
+    }
+    if (/^bytes[0-9]*$/.test(type)) {
+      return hexlify(getBytes(value as string)).toLowerCase();
+    }
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function signedFields(value: unknown, type: string, types: TypedDataRequest['types']): unknown {
   const parsed = parseTypedDataType(type);
   if (parsed === undefined) {
@@ -333,7 +360,10 @@ function signedFields(value: unknown, type: string, types: TypedDataRequest['typ
     return Array.isArray(value) ? value.map((entry) => signedFields(entry, item, types)) : value;
   }
   const fields = parsed.base !== EIP712_DOMAIN_TYPE && Object.hasOwn(types, parsed.base) ? types[parsed.base] : undefined;
-  if (fields === undefined || !isRecord(value)) {
+  if (fields === undefined) {
+    return signedValue(value, parsed.base);
+  }
+  if (!isRecord(value)) {
     return value;
   }
   return Object.fromEntries(fields.filter(({ name }) => Object.hasOwn(value, name)).map(({ name, type: field }) => [name, signedFields(value[name], field, types)]));

@@ -290,6 +290,9 @@ export interface SolanaInstructionFacts {
 const TOKEN_2022_PROGRAM_ADDRESS = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb' as Address;
 
 /** The programs read by name, with their clients (Token-2022's transfers with the token client: their layout is the same). */
+/** Programs whose instructions move no lamports of the wallet but through the System Program's counted ones. */
+const VALUE_COUNTABLE = new Set<string>(['system', 'compute-budget', 'memo', 'spl-token', 'token-2022']);
+
 const KNOWN_PROGRAMS = new Map<string, SolProgramName>([
   [SYSTEM_PROGRAM_ADDRESS, 'system'],
   [TOKEN_PROGRAM_ADDRESS, 'spl-token'],
@@ -329,7 +332,9 @@ function solanaTransactionFacts(transaction: SolanaWireTransaction, messageBytes
   return {
     operation: 'transaction',
     chain: 'sol',
-    nativeValue: lamports,
+    // Only the System Program's own transfers are counted: any program but these few may move the wallet's lamports
+    // through a call of its own (the Associated Token program pays rent from it), so a value limit cannot count them.
+    nativeValue: instructions.every((instruction) => instruction.programName !== null && VALUE_COUNTABLE.has(instruction.programName)) ? lamports : null,
     version: compiled.version,
     programs: [...new Set(count.programs.filter((program) => program !== null))],
     instructions,

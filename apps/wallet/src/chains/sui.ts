@@ -208,9 +208,17 @@ function commandFacts(command: SuiCommand): SuiCommandFacts {
 }
 
 /** The MIST split off the gas coin by amounts stated in the transaction; null when the gas coin can lose what they do not say. */
+/** Whether a command's argument is an object the transaction takes as input (any coin of the wallet's may be one). */
+function isObjectInput(inputs: SuiProgrammableTransaction['inputs'], argument: { $kind: string; Input?: number }): boolean {
+  return argument.$kind === 'Input' && argument.Input !== undefined && inputs[argument.Input]?.$kind === 'Object';
+}
+
 function gasCoinOutflow({ inputs, commands }: SuiProgrammableTransaction): string | null {
   let total = 0n;
   for (const command of commands) {
+    if (command.SplitCoins !== undefined && command.SplitCoins !== null && isObjectInput(inputs, command.SplitCoins.coin)) {
+      return null;
+    }
     if (command.SplitCoins?.coin.$kind === 'GasCoin') {
       for (const amount of command.SplitCoins.amounts) {
         const value = pureU64(inputs, amount);
@@ -219,7 +227,8 @@ function gasCoinOutflow({ inputs, commands }: SuiProgrammableTransaction): strin
         }
         total += value;
       }
-    } else if (gasCoinTaking(command).some((argument) => argument.$kind === 'GasCoin')) {
+    } else if (gasCoinTaking(command).some((argument) => argument.$kind === 'GasCoin' || isObjectInput(inputs, argument))) {
+      // The gas coin handed on whole, or an object of the wallet's (another SUI coin, perhaps): not a number of MIST.
       return null;
     }
   }

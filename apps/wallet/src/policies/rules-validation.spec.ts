@@ -21,3 +21,12 @@ describe('rules as the wallet saves them', () => {
     );
   });
 });
+
+describe('what a policy may cost a request', () => {
+  it('refuses more than 50 evmData criteria in one policy (each decodes the calldata by its own fragment)', () => {
+    const call = { type: 'evmData' as const, function: 'function transfer(address to, uint256 amount)', conditions: [] };
+    const rules = (count: number): PolicyRule[] => Array.from({ length: count }, (_, index) => ({ id: `r${index}`, action: 'accept', operation: 'transaction', chains: ['evm'], criteria: [call] }));
+    expect(rulesProblem(rules(50))).toBeUndefined();
+    expect(rulesProblem(rules(51))).toBe('rules: 51 evmData criteria, more than 50 in one policy');
+  });
+});

@@ -15,10 +15,18 @@ export function assertValidRules(rules: PolicyRule[]): void {
   }
 }
 
+/** The most `evmData` criteria one policy may hold: each reads the calldata by its own ABI fragment. */
+export const MAX_POLICY_FUNCTIONS = 50;
+
 export function rulesProblem(rules: PolicyRule[]): string | undefined {
   const unstorable = unstorableText(rules, 'rules');
   if (unstorable !== undefined) {
     return `${unstorable}: must not hold a NUL character or half of a surrogate pair`;
+  }
+  // Each ABI fragment decodes the calldata again: their number bounds what a policy costs a request.
+  const functions = rules.flatMap((rule) => rule.criteria).filter((criterion) => criterion.type === 'evmData').length;
+  if (functions > MAX_POLICY_FUNCTIONS) {
+    return `rules: ${functions} evmData criteria, more than ${MAX_POLICY_FUNCTIONS} in one policy`;
   }
   const ids = new Set<string>();
   for (const [index, rule] of rules.entries()) {

@@ -5,7 +5,7 @@ import { newId } from '@game-wallet/database';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { LiveFacts, SigningFacts } from '../chains/chain-signer';
-import { Credential, evaluate } from './rules-engine';
+import { Credential, Evaluation, decisionBeforeDecoding, evaluate } from './rules-engine';
 import { GamePolicy } from './signing-policies.service';
 
 /** Attempts a replay reads at the most, newest first. */
@@ -13,7 +13,7 @@ export const MAX_REPLAYED_ATTEMPTS = 100_000;
 /** Changed attempts a replay lists (it counts them all). */
 const LISTED_CHANGES = 100;
 /** Attempts read and evaluated between two turns of the event loop. */
-const REPLAY_CHUNK = 2_000;
+const REPLAY_CHUNK = 200;
 
 /** A draft never signs, so its velocity limits have no counts of their own: in the shadow and in a replay they hold. */
 const velocityHolds = async (): Promise<undefined> => undefined;
@@ -86,7 +86,7 @@ export class ShadowPolicy {
           result.undecidable += 1;
           continue;
         }
-        const decided = await evaluate(draft, credential, row.facts, undefined, velocityHolds);
+        const decided = await draftDecision(draft, credential, row.facts, undefined);
         if (decided.undecidable) {
           result.undecidable += 1;
           continue;
@@ -126,8 +126,8 @@ export class ShadowPolicy {
     live: LiveFacts | undefined,
     active: PolicyDecision,
   ): Promise<void> {
-    const decided = await evaluate(draft, credential, facts, live, velocityHolds);
-    if (decided.decision === active.decision) {
+    const decided = await draftDecision(draft, credential, facts, live);
+    if (decided.undecidable || decided.decision === active.decision) {
       return;
     }
     await this.data.query(
@@ -136,6 +136,18 @@ export class ShadowPolicy {
       [newId(), attempt.gameId, attempt.id, attempt.at, attempt.walletId, facts.operation, facts.chain, active.decision, active.ruleId, decided.decision, decided.ruleId],
     );
   }
+}
+
+/**
+ * The draft's decision on an attempt's facts. An attempt the active policy refused before decoding anything has no
+ * facts to read: the draft decides it only if it too would refuse it before decoding, else it cannot be decided.
+ */
+async function draftDecision(draft: PolicyRule[], credential: Credential, facts: SigningFacts, live: LiveFacts | undefined): Promise<Pick<Evaluation, 'decision' | 'ruleId' | 'undecidable'>> {
+  if (facts.undecoded === true) {
+    const early = decisionBeforeDecoding(draft, facts.operation, facts.chain, credential);
+    return early === undefined ? { decision: 'reject', ruleId: null, undecidable: true } : { ...early, undecidable: false };
+  }
+  return evaluate(draft, credential, facts, live, velocityHolds);
 }
 
 function differenceView(row: DifferenceRow): PolicyDifferenceView {

@@ -113,7 +113,8 @@ export class VelocityLimits {
       return { criterion: criteria.find((criterion) => criterion.maxValue !== undefined) as VelocityCriterion, outcome: { result: 'unknown', observed: 'the native value this moves cannot be counted' } };
     }
     const keys = criteria.map((criterion, index) => this.keyOf(rule, criterion, index, subject, facts));
-    const args = criteria.flatMap((criterion) => [criterion.windowSeconds * 1000, criterion.maxCount ?? -1, criterion.maxValue ?? '']);
+    // The script compares decimal strings by length first: a bound is given without leading zeros ("0010" is 10).
+    const args = criteria.flatMap((criterion) => [criterion.windowSeconds * 1000, criterion.maxCount ?? -1, criterion.maxValue === undefined ? '' : BigInt(criterion.maxValue).toString()]);
     let answer: [number, number?, number?, string?];
     try {
       answer = await this.redis.velocityReserve(keys.length, ...keys, reserve ? '1' : '0', facts.nativeValue ?? '0', ...args);
@@ -131,10 +132,11 @@ export class VelocityLimits {
     };
   }
 
-  /** One counter: the game, the rule and criterion (by the rule's id and the criterion's own terms), the subject and the chain. */
+  /** One counter: the game, the rule and criterion (by the rule's id and the criterion's own terms), the subject, and for a value limit the chain. */
   private keyOf(rule: PolicyRule, criterion: VelocityCriterion, index: number, subject: VelocitySubject, facts: SigningFacts): string {
     const id = { wallet: subject.walletId, profile: subject.profileId, game: subject.gameId }[criterion.scope];
     const terms = createHash('sha256').update(JSON.stringify([rule.id, index, criterion.windowSeconds])).digest('base64url').slice(0, 16);
-    return velocityKey(this.config.keyPrefix, subject.gameId, `${terms}:${criterion.scope}:${id}:${facts.chain}`);
+    // Signatures count across chains; a value limit counts each chain's native unit apart (wei are not lamports).
+    return velocityKey(this.config.keyPrefix, subject.gameId, `${terms}:${criterion.scope}:${id}:${criterion.maxValue === undefined ? 'any' : facts.chain}`);
   }
 }

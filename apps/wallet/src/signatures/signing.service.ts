@@ -82,7 +82,8 @@ export class SigningService {
     if (early !== undefined) {
       // Audited against the wallet, after the wallet's own answers (404, then 403 for another owner).
       const wallet = await this.wallets.getWithSecret(walletId, caller);
-      const facts: SigningFacts = { operation, chain, nativeValue: null };
+      // Nothing was decoded: a draft that would read the request cannot be decided on these facts (see ShadowPolicy).
+      const facts: SigningFacts = { operation, chain, nativeValue: null, undecoded: true };
       const attempt = await this.record(wallet, caller, credential, facts, receivedBytes(request), { ...early, version: policy.version });
       this.shadow.evaluate(policy, attempt, credential, facts, undefined, early);
       throw refusal(early);

@@ -397,3 +397,39 @@ export interface PolicyReplayView {
   /** the changed attempts, newest first (at most 100) */
   changes: PolicyDifferenceView[];
 }
+
+/** What changed between two versions of a policy, by rule id (recorded with each change in the audit trail). */
+export interface RuleDifference {
+  added: string[];
+  removed: string[];
+  changed: string[];
+  /** whether the rules kept in both are in another order */
+  reordered: boolean;
+}
+
+/** What changed between two rule lists: added, removed, changed (by their content), and whether the kept ones moved. */
+export function ruleDifference(before: PolicyRule[], after: PolicyRule[]): RuleDifference {
+  const old = new Map(before.map((rule) => [rule.id, canonicalJson(rule)]));
+  const now = new Map(after.map((rule) => [rule.id, canonicalJson(rule)]));
+  const kept = (rules: PolicyRule[], other: Map<string, string>) => rules.map((rule) => rule.id).filter((id) => other.has(id));
+  return {
+    added: after.filter((rule) => !old.has(rule.id)).map((rule) => rule.id),
+    removed: before.filter((rule) => !now.has(rule.id)).map((rule) => rule.id),
+    changed: after.filter((rule) => old.has(rule.id) && old.get(rule.id) !== now.get(rule.id)).map((rule) => rule.id),
+    reordered: kept(before, now).join('\n') !== kept(after, old).join('\n'),
+  };
+}
+
+/** JSON with every object's keys in order: rules read back from the database (jsonb orders keys its own way) compare equal to those sent. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) {
+    return `[${value.map(canonicalJson).join(',')}]`;
+  }
+  if (typeof value === 'object' && value !== null) {
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,4 +1,5 @@
-import type { PolicyRule } from '@game-wallet/contracts/views';
+import { ruleDifference } from '@game-wallet/contracts/signing-rules';
+import type { PolicyRule, RuleDifference } from '@game-wallet/contracts/views';
 import type { SigningPolicy } from '@game-wallet/contracts/views';
 import { ruleText } from './policy-rules';
 
@@ -82,13 +83,6 @@ export function describePolicyChange(change: PolicyChange): string {
 }
 
 /** What changed between two rule lists, by rule id, as the platform records it. */
-export interface RuleDifference {
-  added: string[];
-  removed: string[];
-  changed: string[];
-  reordered: boolean;
-}
-
 const isRuleList = (value: unknown): value is PolicyRule[] =>
   Array.isArray(value) && value.every((rule) => isRecord(rule) && typeof rule.id === 'string' && Array.isArray(rule.criteria));
 
@@ -110,18 +104,6 @@ function sentenceOf(rule: PolicyRule): string {
   }
 }
 
-/** The difference an older entry did not record: rules added and removed by id, changed by their JSON. */
-function differenceOf(before: PolicyRule[], after: PolicyRule[]): RuleDifference {
-  const old = new Map(before.map((rule) => [rule.id, JSON.stringify(rule)]));
-  const now = new Map(after.map((rule) => [rule.id, JSON.stringify(rule)]));
-  const kept = (rules: PolicyRule[], other: Map<string, string>) => rules.filter((rule) => other.has(rule.id)).map((rule) => rule.id);
-  return {
-    added: after.filter((rule) => !old.has(rule.id)).map((rule) => rule.id),
-    removed: before.filter((rule) => !now.has(rule.id)).map((rule) => rule.id),
-    changed: after.filter((rule) => old.has(rule.id) && old.get(rule.id) !== now.get(rule.id)).map((rule) => rule.id),
-    reordered: kept(before, now).join('\n') !== kept(after, old).join('\n'),
-  };
-}
 
 /** The fields of a rules change that its lines tell; the rest (the client address…) is shown as it is. */
 export const RULE_CHANGE_FIELDS = ['version', 'fromDraft', 'before', 'after', 'difference'];
@@ -145,7 +127,7 @@ export function describeRuleChange(action: string, details: Record<string, unkno
   if (action === POLICY_DRAFT_UPDATED && details.before === null) {
     return lines;
   }
-  const difference = isDifference(details.difference) ? details.difference : differenceOf(before, after);
+  const difference = isDifference(details.difference) ? details.difference : ruleDifference(before, after);
   const byId = (rules: PolicyRule[], id: string) => rules.find((rule) => rule.id === id);
   for (const id of difference.added) {
     const rule = byId(after, id);

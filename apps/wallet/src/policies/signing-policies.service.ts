@@ -12,6 +12,7 @@ import {
   SigningPolicyView,
   actorOf,
   isRulesPolicy,
+  ruleDifference,
   rulesOfPolicy,
   withPolicyDefaults,
 } from '@game-wallet/contracts';
@@ -184,30 +185,3 @@ function viewOf(stored: StoredPolicy): SigningPolicyView {
 
 /** What the previous release reads for a game whose row is made for a draft: the default while no version was saved. */
 const firstShapeOf = (stored: StoredPolicy): SigningPolicy => (stored.version === 0 ? DEFAULT_SIGNING_POLICY : REFUSES_EVERYTHING);
-
-/** What changed between two rule lists, by rule id: added, removed, changed, and whether the order of the kept ones changed. */
-export function ruleDifference(before: PolicyRule[], after: PolicyRule[]): { added: string[]; removed: string[]; changed: string[]; reordered: boolean } {
-  const old = new Map(before.map((rule) => [rule.id, canonical(rule)]));
-  const now = new Map(after.map((rule) => [rule.id, canonical(rule)]));
-  const kept = (rules: PolicyRule[], other: Map<string, string>) => rules.map((rule) => rule.id).filter((id) => other.has(id));
-  return {
-    added: after.filter((rule) => !old.has(rule.id)).map((rule) => rule.id),
-    removed: before.filter((rule) => !now.has(rule.id)).map((rule) => rule.id),
-    changed: after.filter((rule) => old.has(rule.id) && old.get(rule.id) !== now.get(rule.id)).map((rule) => rule.id),
-    reordered: kept(before, now).join('\n') !== kept(after, old).join('\n'),
-  };
-}
-
-/** JSON with every object's keys in order: rules read back from the database (jsonb orders keys its own way) compare equal to those sent. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) {
-    return `[${value.map(canonical).join(',')}]`;
-  }
-  if (typeof value === 'object' && value !== null) {
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
-}

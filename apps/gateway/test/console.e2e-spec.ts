@@ -78,7 +78,13 @@ describe('console API', () => {
     it('names the signed-in operator and when the session ends (GET /v1/console/session)', async () => {
       const session = await api<ConsoleSessionInfo>('GET', '/session');
       expect(session.status).toBe(200);
-      expect(session.body).toEqual({ operator: { id: expect.stringMatching(/^[0-9a-f-]{36}$/), email: TEST_OPERATOR.email }, expiresAt: expect.any(String) });
+      expect(session.body).toEqual({
+        operator: { id: expect.stringMatching(/^[0-9a-f-]{36}$/), email: TEST_OPERATOR.email, displayName: '', grants: [{ role: 'owner', gameId: null }] },
+        expiresAt: expect.any(String),
+        sessionId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        twoFactor: { totp: false, passkeys: [], recoveryCodesLeft: 0, required: false },
+        stepUpUntil: expect.any(String),
+      });
       expect(Date.parse(session.body.expiresAt)).toBeGreaterThan(Date.now());
     });
 

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServiceRuntime, serviceModule } from '@game-wallet/service';
+import { ConsoleAccessModule } from './access/console-access.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuditModule } from './audit/audit.module';
 import { IdentityConfig } from './config';
@@ -21,7 +22,7 @@ export class IdentityModule {
       config: { token: IDENTITY_CONFIG, value: config },
       database: identityDataSourceOptions(config.databaseUrl),
       migrations: config.migrations,
-      imports: [AuditModule, GamesModule, ApiKeysModule, TokensModule, ProfilesModule, OperatorsModule],
+      imports: [ConsoleAccessModule, AuditModule, GamesModule, ApiKeysModule, TokensModule, ProfilesModule, OperatorsModule],
       providers: [IdentityBootstrap],
     });
   }

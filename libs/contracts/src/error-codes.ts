@@ -19,6 +19,8 @@ export const ERROR_STATUS = {
   TOKEN_EXPIRED: 401,
   TOKEN_REVOKED: 401,
   INVALID_CREDENTIALS: 401,
+  /** a console action that needs a second factor given within the last 5 minutes (SPEC §11) */
+  STEP_UP_REQUIRED: 401,
   API_KEY_INACTIVE: 403,
   FORBIDDEN: 403,
   API_KEY_REQUIRED: 403,

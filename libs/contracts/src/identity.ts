@@ -1,3 +1,4 @@
+import type { ConsoleAccountView } from './console-access';
 /** Wire types of the identity service (games, API keys, profiles, tokens, console operators, audit). */
 
 /** A page of a list, newest first; `nextCursor` is opaque and null on the last page. */
@@ -114,11 +115,8 @@ export interface ConsoleSessionView {
   expiresAt: string;
 }
 
-/** The signed-in operator and when the session ends (what the console shows in its header). */
-export interface ConsoleSessionInfo {
-  operator: { id: string; email: string };
-  expiresAt: string;
-}
+/** The signed-in operator, their grants and second factors, and when the session ends. */
+export type ConsoleSessionInfo = ConsoleAccountView;
 
 /** The public addresses of the platform, as the console shows them in examples. */
 export interface ConsoleEndpointsView {

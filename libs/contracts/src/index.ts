@@ -17,3 +17,4 @@ export * from './typed-data';
 export * from './evm-formats';
 export * from './pattern-callers';
 export * from './signing-rules';
+export * from './console-access';

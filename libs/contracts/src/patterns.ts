@@ -16,6 +16,26 @@ import {
   RevocationPage,
 } from './identity';
 import { ServiceName } from './services';
+import {
+  ConsoleAccountView,
+  ConsolePermission,
+  ConsoleRole,
+  ConsoleSessionEntryView,
+  ConsoleSettingsView,
+  CreatedInvitationView,
+  InvitationPreview,
+  InvitationView,
+  OperatorStatus,
+  OperatorView,
+  PasskeyView,
+  RecoveryCodesView,
+  RoleGrant,
+  SecondFactorChallengeView,
+  SecondFactorInput,
+  StepUpView,
+  TotpEnrollmentView,
+  WebAuthnOrigin,
+} from './console-access';
 import { ChainName, PlayerView, SignatureView, SignedTransactionView, TransactionRequest, TypedDataRequest, WalletAddresses, WalletView } from './wallet';
 import { PolicyDifferenceView, PolicyEvaluationRequest, PolicyEvaluationView, PolicyReplayView, SigningPolicyDraftView, SigningPolicyInput, SigningPolicyVersionView, SigningPolicyView, SigningRules } from './signing-rules';
 
@@ -45,6 +65,33 @@ export const PATTERNS = {
     passwordKey: 'identity.console.passwordKey',
     signOut: 'identity.console.signOut',
     getSession: 'identity.console.session',
+    authorize: 'identity.console.authorize',
+    completeSignIn: 'identity.console.secondFactor',
+    stepUp: 'identity.console.stepUp',
+    stepUpOptions: 'identity.console.stepUpOptions',
+    updateAccount: 'identity.account.update',
+    changePassword: 'identity.account.password',
+    listOwnSessions: 'identity.account.sessions.list',
+    endOwnSessions: 'identity.account.sessions.end',
+    startTotp: 'identity.account.totp.start',
+    confirmTotp: 'identity.account.totp.confirm',
+    removeTotp: 'identity.account.totp.remove',
+    renewRecoveryCodes: 'identity.account.recoveryCodes.renew',
+    passkeyOptions: 'identity.account.passkeys.options',
+    registerPasskey: 'identity.account.passkeys.register',
+    removePasskey: 'identity.account.passkeys.remove',
+    listOperators: 'identity.operators.list',
+    updateOperator: 'identity.operators.update',
+    removeOperator: 'identity.operators.remove',
+    listOperatorSessions: 'identity.operators.sessions.list',
+    endOperatorSessions: 'identity.operators.sessions.end',
+    listInvitations: 'identity.invitations.list',
+    createInvitation: 'identity.invitations.create',
+    revokeInvitation: 'identity.invitations.revoke',
+    previewInvitation: 'identity.invitations.preview',
+    acceptInvitation: 'identity.invitations.accept',
+    getSettings: 'identity.settings.get',
+    updateSettings: 'identity.settings.update',
     listAudit: 'identity.audit.list',
   },
   wallet: {
@@ -107,11 +154,58 @@ export interface PatternContract {
    * `sealedPassword`: `consolePasswordDigest(email, password)` sealed to identity's password key (`sealTo`, the e-mail
    * as associated data), so neither the password nor a fast hash of it crosses Redis.
    */
-  'identity.console.signIn': { request: { email: string; sealedPassword: string; ip: string }; response: ConsoleSessionView };
+  'identity.console.signIn': {
+    request: { email: string; sealedPassword: string; ip: string; userAgent?: string; webauthn: WebAuthnOrigin };
+    response: ConsoleSessionView | SecondFactorChallengeView;
+  };
   /** The X25519 public key (raw, base64url) console passwords are sealed to. */
   'identity.console.passwordKey': { request: Record<string, never>; response: { publicKey: string } };
   'identity.console.signOut': { request: Record<string, never>; response: { signedOut: true } };
   'identity.console.session': { request: Record<string, never>; response: ConsoleSessionInfo };
+  /**
+   * Whether the operator principal may do `permission` (on `gameId` when it is about a game): 404 `GAME_NOT_FOUND`
+   * for a game outside their grants, 403 `FORBIDDEN` when the role does not allow it, 401 `STEP_UP_REQUIRED` when it
+   * needs a fresh second factor, 401 `INVALID_TOKEN` for an ended session. Asked by the services that own console data.
+   */
+  'identity.console.authorize': { request: { permission: ConsolePermission; gameId?: string }; response: { operatorId: string; roles: ConsoleRole[] } };
+  /** Step 2 of a sign-in with a second factor. */
+  'identity.console.secondFactor': {
+    request: { challenge: string; factor: SecondFactorInput; ip: string; userAgent?: string; webauthn: WebAuthnOrigin };
+    response: ConsoleSessionView;
+  };
+  /** `sealedPassword`: only for an operator without a second factor (sealed as at sign-in). */
+  'identity.console.stepUp': { request: { factor?: SecondFactorInput; sealedPassword?: string; webauthn: WebAuthnOrigin }; response: StepUpView };
+  'identity.console.stepUpOptions': { request: { webauthn: WebAuthnOrigin }; response: { passkey: Record<string, unknown> | null } };
+  'identity.account.update': { request: { displayName: string }; response: ConsoleAccountView };
+  /** Both passwords sealed as at sign-in (the operator's e-mail as associated data); ends the operator's other sessions. */
+  'identity.account.password': { request: { sealedCurrent: string; sealedNew: string }; response: { endedSessions: number } };
+  'identity.account.sessions.list': { request: Record<string, never>; response: { items: ConsoleSessionEntryView[] } };
+  /** One session of the operator's (`sessionId`), or every other one (`others: true`). */
+  'identity.account.sessions.end': { request: { sessionId?: string; others?: boolean }; response: { ended: number } };
+  'identity.account.totp.start': { request: Record<string, never>; response: TotpEnrollmentView };
+  'identity.account.totp.confirm': { request: { code: string }; response: RecoveryCodesView };
+  'identity.account.totp.remove': { request: Record<string, never>; response: { removed: true } };
+  'identity.account.recoveryCodes.renew': { request: Record<string, never>; response: RecoveryCodesView };
+  'identity.account.passkeys.options': { request: { webauthn: WebAuthnOrigin }; response: Record<string, unknown> };
+  'identity.account.passkeys.register': { request: { name: string; response: Record<string, unknown>; webauthn: WebAuthnOrigin }; response: PasskeyView };
+  'identity.account.passkeys.remove': { request: { passkeyId: string }; response: { removed: true } };
+  'identity.operators.list': { request: Record<string, never>; response: { items: OperatorView[] } };
+  'identity.operators.update': { request: { operatorId: string; grants?: RoleGrant[]; status?: OperatorStatus }; response: OperatorView };
+  'identity.operators.remove': { request: { operatorId: string }; response: { removed: true } };
+  'identity.operators.sessions.list': { request: { operatorId: string }; response: { items: ConsoleSessionEntryView[] } };
+  'identity.operators.sessions.end': { request: { operatorId: string; sessionId?: string }; response: { ended: number } };
+  'identity.invitations.list': { request: Record<string, never>; response: { items: InvitationView[] } };
+  /** `consoleUrl`: the console's public address, the link's base. */
+  'identity.invitations.create': { request: { email: string; grants: RoleGrant[]; consoleUrl: string }; response: CreatedInvitationView };
+  'identity.invitations.revoke': { request: { invitationId: string }; response: { revoked: true } };
+  'identity.invitations.preview': { request: { token: string }; response: InvitationPreview };
+  /** `sealedPassword`: sealed as at sign-in, with the invitation's e-mail. Signs the new operator in. */
+  'identity.invitations.accept': {
+    request: { token: string; sealedPassword: string; displayName: string; ip: string; userAgent?: string };
+    response: ConsoleSessionView;
+  };
+  'identity.settings.get': { request: Record<string, never>; response: ConsoleSettingsView };
+  'identity.settings.update': { request: { requireTwoFactor: boolean }; response: ConsoleSettingsView };
   'identity.audit.list': { request: PageRequest & { gameId: string }; response: Page<AuditEntryView> };
   'wallet.ping': { request: Record<string, never>; response: PingResponse };
   'wallet.wallets.createOrGet': { request: { profileId: string }; response: { walletId: string; created: boolean } };

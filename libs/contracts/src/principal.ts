@@ -1,3 +1,4 @@
+import type { ConsoleRole } from './console-access';
 import { AppError } from './app-error';
 import { ErrorCode } from './error-codes';
 
@@ -22,6 +23,8 @@ export type Principal =
       sessionId: string;
       /** the client address the gateway saw for this request (the farthest trusted proxy's view, per `TRUST_PROXY`) */
       ip?: string;
+      /** the roles the operator acted with, as identity found them (for the audit trail; never trusted as a grant) */
+      roles?: ConsoleRole[];
     }
   | { kind: 'system' };
 

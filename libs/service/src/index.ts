@@ -1,3 +1,4 @@
 export * from './start-service';
 export * from './service-client.module';
 export * from './service-module';
+export * from './console-authorizer';

@@ -1,12 +1,16 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
-import { PATTERNS, Page, PlayerView, requireApiKey, requireOperator } from '@game-wallet/contracts';
+import { PATTERNS, Page, PlayerView, requireApiKey } from '@game-wallet/contracts';
+import { ConsoleAuthorizer } from '@game-wallet/service';
 import { EnvelopeOf, Handles, RedisStreamsContext } from '@game-wallet/transport';
 import { PlayersService } from './players.service';
 
 @Controller()
 export class PlayersController {
-  constructor(private readonly players: PlayersService) {}
+  constructor(
+    private readonly players: PlayersService,
+    private readonly access: ConsoleAuthorizer,
+  ) {}
 
   @Handles(PATTERNS.core.createPlayer)
   create(
@@ -21,10 +25,10 @@ export class PlayersController {
     return this.players.get(payload.playerId, requireApiKey(principal));
   }
 
-  /** Console only (the gateway checked the session and that the game exists). */
+  /** Console only (identity decides who may). */
   @Handles(PATTERNS.core.listPlayers)
-  list(@Payload() { payload, principal }: EnvelopeOf<'core.players.list'>): Promise<Page<PlayerView>> {
-    requireOperator(principal);
+  async list(@Payload() { payload, principal }: EnvelopeOf<'core.players.list'>, @Ctx() context: RedisStreamsContext): Promise<Page<PlayerView>> {
+    await this.access.require(principal, 'players.read', payload.gameId, context);
     return this.players.list(payload.gameId, payload.limit, payload.cursor, payload.uniqueId);
   }
 }

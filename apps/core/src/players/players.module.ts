@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ConsoleAuthorizer } from '@game-wallet/service';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PlayerEntity } from './entities/player.entity';
 import { PlayersController } from './players.controller';
@@ -8,6 +9,6 @@ import { PlayersService } from './players.service';
 @Module({
   imports: [TypeOrmModule.forFeature([PlayerEntity])],
   controllers: [PlayersController],
-  providers: [PlayersRepository, PlayersService],
+  providers: [ConsoleAuthorizer, PlayersRepository, PlayersService],
 })
 export class PlayersModule {}

@@ -1,32 +1,39 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { ApiKeyView, CreatedApiKeyView, PATTERNS, ResolvedApiKey, requireOperator, requireSystem } from '@game-wallet/contracts';
+import { ApiKeyView, CreatedApiKeyView, PATTERNS, ResolvedApiKey, requireSystem } from '@game-wallet/contracts';
 import { EnvelopeOf, Handles } from '@game-wallet/transport';
+import { ConsoleAccessService } from '../access/console-access.service';
 import { ApiKeysService } from './api-keys.service';
 
 @Controller()
 export class ApiKeysController {
-  constructor(private readonly keys: ApiKeysService) {}
+  constructor(
+    private readonly keys: ApiKeysService,
+    private readonly access: ConsoleAccessService,
+  ) {}
 
   @Handles(PATTERNS.identity.listApiKeys)
-  list(@Payload() { payload, principal }: EnvelopeOf<'identity.apiKeys.list'>): Promise<{ items: ApiKeyView[] }> {
-    requireOperator(principal);
+  async list(@Payload() { payload, principal }: EnvelopeOf<'identity.apiKeys.list'>): Promise<{ items: ApiKeyView[] }> {
+    await this.access.require(principal, 'apiKeys.read', payload.gameId);
     return this.keys.list(payload.gameId);
   }
 
   @Handles(PATTERNS.identity.createApiKey)
-  create(@Payload() { payload, principal }: EnvelopeOf<'identity.apiKeys.create'>): Promise<CreatedApiKeyView> {
-    return this.keys.create(payload.gameId, payload.name, requireOperator(principal));
+  async create(@Payload() { payload, principal }: EnvelopeOf<'identity.apiKeys.create'>): Promise<CreatedApiKeyView> {
+    const caller = await this.access.require(principal, 'apiKeys.create', payload.gameId);
+    return this.keys.create(payload.gameId, payload.name, this.access.acting(caller, payload.gameId));
   }
 
   @Handles(PATTERNS.identity.updateApiKey)
-  update(@Payload() { payload, principal }: EnvelopeOf<'identity.apiKeys.update'>): Promise<ApiKeyView> {
-    return this.keys.setActive(payload.gameId, payload.keyId, payload.active, requireOperator(principal));
+  async update(@Payload() { payload, principal }: EnvelopeOf<'identity.apiKeys.update'>): Promise<ApiKeyView> {
+    const caller = await this.access.require(principal, 'apiKeys.update', payload.gameId);
+    return this.keys.setActive(payload.gameId, payload.keyId, payload.active, this.access.acting(caller, payload.gameId));
   }
 
   @Handles(PATTERNS.identity.deleteApiKey)
   async delete(@Payload() { payload, principal }: EnvelopeOf<'identity.apiKeys.delete'>): Promise<{ deleted: true }> {
-    await this.keys.delete(payload.gameId, payload.keyId, payload.revokeTokens === true, requireOperator(principal));
+    const caller = await this.access.require(principal, 'apiKeys.delete', payload.gameId);
+    await this.keys.delete(payload.gameId, payload.keyId, payload.revokeTokens === true, this.access.acting(caller, payload.gameId));
     return { deleted: true };
   }
 

@@ -45,7 +45,14 @@ export class AuditService {
   }
 }
 
-/** An operator's action records the client address the gateway saw (unless the details already name one). */
+/**
+ * An operator's action records the client address the gateway saw and the roles identity found the operator acting
+ * with (unless the details already name them).
+ */
 function withClientAddress(principal: Principal, details: Record<string, unknown>): Record<string, unknown> {
-  return principal.kind === 'operator' && principal.ip !== undefined && !('ip' in details) ? { ...details, ip: principal.ip } : details;
+  if (principal.kind !== 'operator') {
+    return details;
+  }
+  const withIp = principal.ip !== undefined && !('ip' in details) ? { ...details, ip: principal.ip } : details;
+  return principal.roles !== undefined && !('role' in withIp) ? { ...withIp, role: principal.roles.join(',') } : withIp;
 }

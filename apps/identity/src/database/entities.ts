@@ -2,7 +2,12 @@ import { ApiKeyEntity } from '../api-keys/entities/api-key.entity';
 import { AuditEventEntity } from '../audit/entities/audit-event.entity';
 import { GameEntity } from '../games/entities/game.entity';
 import { ConsoleSessionEntity } from '../operators/entities/console-session.entity';
+import { ConsoleSettingsEntity } from '../operators/entities/console-settings.entity';
+import { InvitationEntity } from '../operators/entities/invitation.entity';
+import { OperatorGrantEntity } from '../operators/entities/operator-grant.entity';
 import { OperatorEntity } from '../operators/entities/operator.entity';
+import { PasskeyEntity } from '../operators/entities/passkey.entity';
+import { RecoveryCodeEntity } from '../operators/entities/recovery-code.entity';
 import { ProfileRevocationEntity } from '../profiles/entities/profile-revocation.entity';
 import { ProfileEntity } from '../profiles/entities/profile.entity';
 import { ApiKeyRevocationEntity } from '../tokens/entities/api-key-revocation.entity';
@@ -18,5 +23,10 @@ export const IDENTITY_ENTITIES = [
   SigningKeyEntity,
   OperatorEntity,
   ConsoleSessionEntity,
+  OperatorGrantEntity,
+  RecoveryCodeEntity,
+  PasskeyEntity,
+  InvitationEntity,
+  ConsoleSettingsEntity,
   AuditEventEntity,
 ];

@@ -1,7 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { AuditEntryView, PATTERNS, Page, requireOperator } from '@game-wallet/contracts';
+import { AuditEntryView, PATTERNS, Page } from '@game-wallet/contracts';
 import { EnvelopeOf, Handles } from '@game-wallet/transport';
+import { ConsoleAccessService } from '../access/console-access.service';
 import { AuditService } from '../audit/audit.service';
 import { GamesService } from './games.service';
 
@@ -11,11 +12,12 @@ export class GameAuditController {
   constructor(
     private readonly audit: AuditService,
     private readonly games: GamesService,
+    private readonly access: ConsoleAccessService,
   ) {}
 
   @Handles(PATTERNS.identity.listAudit)
   async list(@Payload() { payload, principal }: EnvelopeOf<'identity.audit.list'>): Promise<Page<AuditEntryView>> {
-    requireOperator(principal);
+    await this.access.require(principal, 'audit.read', payload.gameId);
     const game = await this.games.get(payload.gameId);
     return this.audit.listForGame(game.id, payload.limit, payload.cursor);
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, LessThan, Repository } from 'typeorm';
+import { And, EntityManager, FindOptionsWhere, In, LessThan, Repository } from 'typeorm';
 import { GameEntity } from './entities/game.entity';
 
 @Injectable()
@@ -15,9 +15,15 @@ export class GamesRepository {
     await manager.insert(GameEntity, game);
   }
 
-  /** Games, newest first, strictly older than `beforeId`. */
-  list(limit: number, beforeId?: string): Promise<GameEntity[]> {
-    return this.games.find({ where: beforeId === undefined ? {} : { id: LessThan(beforeId) }, order: { id: 'DESC' }, take: limit });
+  /** Games, newest first, strictly older than `beforeId`; `only`: just these ids (null: every game). */
+  list(limit: number, beforeId: string | undefined, only: string[] | null): Promise<GameEntity[]> {
+    const where: FindOptionsWhere<GameEntity> = {};
+    if (beforeId !== undefined) {
+      where.id = only === null ? LessThan(beforeId) : And(LessThan(beforeId), In(only));
+    } else if (only !== null) {
+      where.id = In(only);
+    }
+    return this.games.find({ where, order: { id: 'DESC' }, take: limit });
   }
 
   /** How many API keys each of `gameIds` has (deleted keys are gone); a game without keys is absent. */

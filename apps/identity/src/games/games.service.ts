@@ -25,9 +25,9 @@ export class GamesService {
     return game;
   }
 
-  /** A page of games, newest first, each with its API key count. */
-  async list(limit: number, cursor?: string): Promise<Page<GameSummaryView>> {
-    const page = pageOf(await this.games.list(limit + 1, decodeCursor(cursor)), limit, toGameView);
+  /** A page of games, newest first, each with its API key count; `only`: just these games (null: every game). */
+  async list(limit: number, cursor: string | undefined, only: string[] | null): Promise<Page<GameSummaryView>> {
+    const page = pageOf(await this.games.list(limit + 1, decodeCursor(cursor), only), limit, toGameView);
     const counts = await this.games.apiKeyCounts(page.items.map((game) => game.id));
     return { ...page, items: page.items.map((game) => ({ ...game, apiKeyCount: counts.get(game.id) ?? 0 })) };
   }

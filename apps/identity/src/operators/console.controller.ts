@@ -1,8 +1,9 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { AppError, ConsoleSessionInfo, ConsoleSessionView, PATTERNS, requireOperator, requireSystem } from '@game-wallet/contracts';
+import { AppError, ConsoleRole, ConsoleSessionInfo, ConsoleSessionView, PATTERNS, requireOperator, requireSystem } from '@game-wallet/contracts';
 import { EnvelopeOf, Handles } from '@game-wallet/transport';
 import { BoxKeyPair, IntegrityError, openSealed } from '@game-wallet/crypto';
+import { ConsoleAccessService } from '../access/console-access.service';
 import { OperatorsService } from './operators.service';
 import { PASSWORD_BOX } from './password-box';
 
@@ -10,6 +11,7 @@ import { PASSWORD_BOX } from './password-box';
 export class ConsoleController {
   constructor(
     private readonly operators: OperatorsService,
+    private readonly access: ConsoleAccessService,
     @Inject(PASSWORD_BOX) private readonly passwordBox: BoxKeyPair,
   ) {}
 
@@ -32,12 +34,19 @@ export class ConsoleController {
       }
       throw error;
     }
-    return this.operators.signIn(payload.email, passwordDigest, payload.ip);
+    return this.operators.signIn(payload.email, passwordDigest, payload.ip, payload.userAgent);
   }
 
   @Handles(PATTERNS.identity.getSession)
   session(@Payload() { principal }: EnvelopeOf<'identity.console.session'>): Promise<ConsoleSessionInfo> {
     return this.operators.session(requireOperator(principal));
+  }
+
+  /** The wallet and core services' question for their console patterns: may this operator do this (on this game)? */
+  @Handles(PATTERNS.identity.authorize)
+  async authorize(@Payload() { payload, principal }: EnvelopeOf<'identity.console.authorize'>): Promise<{ operatorId: string; roles: ConsoleRole[] }> {
+    const caller = await this.access.require(principal, payload.permission, payload.gameId);
+    return { operatorId: caller.operatorId, roles: this.access.acting(caller, payload.gameId ?? null).roles ?? [] };
   }
 
   @Handles(PATTERNS.identity.signOut)

@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { newId } from '@game-wallet/database';
+import { IsNull, Not, Repository } from 'typeorm';
 import { ConsoleSessionEntity } from './entities/console-session.entity';
+import { OperatorGrantEntity } from './entities/operator-grant.entity';
 import { OperatorEntity } from './entities/operator.entity';
+import { PasskeyEntity } from './entities/passkey.entity';
+import { RecoveryCodeEntity } from './entities/recovery-code.entity';
 
 @Injectable()
 export class OperatorsRepository {
@@ -23,12 +27,36 @@ export class OperatorsRepository {
     return this.sessions.findOneBy({ id: sessionId, operatorId });
   }
 
+  /** The operator with this e-mail, unless removed (a removed operator's e-mail may belong to someone new). */
   findByEmail(email: string): Promise<OperatorEntity | null> {
-    return this.operators.findOneBy({ email });
+    return this.operators.findOneBy({ email, status: Not('removed') });
   }
 
-  async insert(operator: OperatorEntity): Promise<void> {
-    await this.operators.insert(operator);
+  /** A new operator and their grants, together. */
+  async insert(operator: OperatorEntity, grants: Omit<OperatorGrantEntity, 'id' | 'operatorId'>[]): Promise<void> {
+    await this.operators.manager.transaction(async (manager) => {
+      await manager.insert(OperatorEntity, operator);
+      if (grants.length > 0) {
+        await manager.insert(
+          OperatorGrantEntity,
+          grants.map((grant) => ({ id: newId(), operatorId: operator.id, gameId: grant.gameId, role: grant.role })),
+        );
+      }
+    });
+  }
+
+  /** The operator's passkeys, oldest first. */
+  listPasskeys(operatorId: string): Promise<PasskeyEntity[]> {
+    return this.operators.manager.find(PasskeyEntity, { where: { operatorId }, order: { createdAt: 'ASC' } });
+  }
+
+  /** How many of the operator's recovery codes are still unused. */
+  unusedRecoveryCodes(operatorId: string): Promise<number> {
+    return this.operators.manager.count(RecoveryCodeEntity, { where: { operatorId, usedAt: IsNull() } });
+  }
+
+  async noteSignIn(operatorId: string, at: Date): Promise<void> {
+    await this.operators.update({ id: operatorId }, { lastSignInAt: at });
   }
 
   async updatePasswordHash(id: string, passwordHash: string): Promise<void> {

@@ -1,15 +1,18 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AppError, ConsoleSessionInfo, ConsoleSessionView, OperatorPrincipal, Principal, consolePasswordDigest, normalizeEmail } from '@game-wallet/contracts';
+import { AppError, ConsoleSessionInfo, ConsoleSessionView, OperatorPrincipal, PasskeyView, Principal, consolePasswordDigest, normalizeEmail } from '@game-wallet/contracts';
 import { newId } from '@game-wallet/database';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { ConsoleAccessService, stepUpUntil } from '../access/console-access.service';
 import { AuditService } from '../audit/audit.service';
 import { IdentityConfig } from '../config';
 import { IDENTITY_CONFIG } from '../identity-config.token';
 import { RevocationsService } from '../tokens/revocations.service';
 import { TokenIssuer } from '../tokens/token-issuer';
+import { ConsoleSessionEntity } from './entities/console-session.entity';
 import { OperatorEntity } from './entities/operator.entity';
+import { PasskeyEntity } from './entities/passkey.entity';
 import { OperatorsRepository } from './operators.repository';
 import { DECOY_HASH_PROMISE, hashPassword, needsRehash, verifyPassword } from './passwords';
 import { SignInLimiter } from './sign-in-limiter';
@@ -29,6 +32,7 @@ export class OperatorsService {
     private readonly issuer: TokenIssuer,
     private readonly revocations: RevocationsService,
     private readonly audit: AuditService,
+    private readonly access: ConsoleAccessService,
     @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig,
   ) {}
 
@@ -46,7 +50,7 @@ export class OperatorsService {
     }
     const email = fromConfig ? (this.config.consoleAdminEmail as string) : DEV_ADMIN_EMAIL;
     const password = fromConfig ? (this.config.consoleAdminPassword as string) : randomBytes(12).toString('base64url');
-    await this.operators.insert({ id: newId(), email, passwordHash: await hashPassword(consolePasswordDigest(email, password)), createdAt: new Date() });
+    await this.operators.insert(newOperator(email, await hashPassword(consolePasswordDigest(email, password))), [{ role: 'owner', gameId: null }]);
     if (fromConfig) {
       this.logger.log(`Created the first console operator ${email}`);
       return;
@@ -59,7 +63,7 @@ export class OperatorsService {
   }
 
   /** `passwordDigest`: {@link consolePasswordDigest} of the password, made by the gateway. */
-  async signIn(email: string, passwordDigest: string, ip: string): Promise<ConsoleSessionView> {
+  async signIn(email: string, passwordDigest: string, ip: string, userAgent?: string): Promise<ConsoleSessionView> {
     const normalized = normalizeEmail(email);
     // Counted as a failure before the password is checked (a burst cannot outrun the limit), given back on success.
     await this.limiter.reserve(normalized, ip);
@@ -72,7 +76,7 @@ export class OperatorsService {
       await this.limiter.release(normalized, ip);
       throw error;
     }
-    if (!operator || !valid) {
+    if (!operator || !valid || operator.status !== 'active') {
       throw new AppError('INVALID_CREDENTIALS', 'Wrong e-mail or password');
     }
     await this.limiter.release(normalized, ip);
@@ -80,23 +84,37 @@ export class OperatorsService {
       // Stored with older scrypt parameters: replaced now that the password is at hand.
       await this.operators.updatePasswordHash(operator.id, await hashPassword(passwordDigest));
     }
-    const session = { id: newId(), operatorId: operator.id, createdAt: new Date(), expiresAt: new Date(Date.now() + SESSION_TTL_MS), revokedAt: null };
+    const now = new Date();
+    const session: ConsoleSessionEntity = {
+      id: newId(),
+      operatorId: operator.id,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+      revokedAt: null,
+      ip,
+      userAgent: userAgent ?? null,
+      lastSeenAt: now,
+      // The strongest factor this operator has was just given: step-up actions need no other for 5 minutes.
+      secondFactorAt: now,
+    };
     await this.operators.insertSession(session);
+    await this.operators.noteSignIn(operator.id, now);
     const principal: Principal = { kind: 'operator', operatorId: operator.id, sessionId: session.id };
     await this.audit.record({ applicationId: null, principal, action: 'operator.signed_in', target: `operator:${operator.id}`, details: { email: operator.email, ip } });
     return { token: this.issuer.consoleToken(operator.id, session.id, session.expiresAt), expiresAt: session.expiresAt.toISOString() };
   }
 
-  /** Who is signed in on this session, and until when (401 `INVALID_TOKEN` once it was signed out). */
+  /** Who is signed in on this session, their grants and second factors, and until when (401 `INVALID_TOKEN` once it ended). */
   async session(principal: OperatorPrincipal): Promise<ConsoleSessionInfo> {
-    const [operator, session] = await Promise.all([
-      this.operators.findById(principal.operatorId),
-      this.operators.findSession(principal.operatorId, principal.sessionId),
-    ]);
-    if (!operator || !session || session.revokedAt) {
-      throw new AppError('INVALID_TOKEN', 'This console session has ended; sign in again');
-    }
-    return { operator: { id: operator.id, email: operator.email }, expiresAt: session.expiresAt.toISOString() };
+    const caller = await this.access.current(principal);
+    const [passkeys, recoveryCodesLeft] = await Promise.all([this.operators.listPasskeys(caller.operatorId), this.operators.unusedRecoveryCodes(caller.operatorId)]);
+    return {
+      operator: { id: caller.operatorId, email: caller.email, displayName: caller.displayName, grants: caller.grants },
+      expiresAt: caller.sessionExpiresAt.toISOString(),
+      sessionId: caller.sessionId,
+      twoFactor: { totp: caller.hasTotp, passkeys: passkeys.map(toPasskeyView), recoveryCodesLeft, required: caller.requireTwoFactor },
+      stepUpUntil: stepUpUntil(caller)?.toISOString() ?? null,
+    };
   }
 
   async signOut(principal: OperatorPrincipal): Promise<void> {
@@ -106,4 +124,25 @@ export class OperatorsService {
       await this.audit.record({ applicationId: null, principal, action: 'operator.signed_out', target: `operator:${principal.operatorId}` });
     }
   }
+}
+
+/** A new, active operator with no second factor yet. */
+export function newOperator(email: string, passwordHash: string, displayName = ''): OperatorEntity {
+  return {
+    id: newId(),
+    email,
+    passwordHash,
+    createdAt: new Date(),
+    displayName,
+    status: 'active',
+    totpSecret: null,
+    totpPendingSecret: null,
+    totpLastStep: null,
+    lastSignInAt: null,
+    removedAt: null,
+  };
+}
+
+export function toPasskeyView(passkey: PasskeyEntity): PasskeyView {
+  return { id: passkey.id, name: passkey.name, createdAt: passkey.createdAt.toISOString(), lastUsedAt: passkey.lastUsedAt?.toISOString() ?? null };
 }

@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
+import { Ctx, Payload } from '@nestjs/microservices';
 import {
   AppError,
   PATTERNS,
@@ -12,36 +12,38 @@ import {
   SigningPolicyView,
   encodeCursor,
   decodeCursor,
-  requireOperator,
 } from '@game-wallet/contracts';
-import { EnvelopeOf, Handles } from '@game-wallet/transport';
+import { ConsoleAuthorizer } from '@game-wallet/service';
+import { EnvelopeOf, Handles, RedisStreamsContext } from '@game-wallet/transport';
 import { PolicyEvaluationService } from './policy-evaluation.service';
 import { ShadowPolicy } from './shadow-policy';
 import { SigningPoliciesService } from './signing-policies.service';
 
-/** A game's signing policy, its versions, dry runs and draft, for console operators (the gateway checks the game exists first). */
+/** A game's signing policy, its versions, dry runs and draft, for console operators (identity decides who may: `identity.console.authorize`). */
 @Controller()
 export class PoliciesController {
   constructor(
     private readonly policies: SigningPoliciesService,
     private readonly evaluation: PolicyEvaluationService,
     private readonly shadow: ShadowPolicy,
+    private readonly access: ConsoleAuthorizer,
   ) {}
 
   @Handles(PATTERNS.wallet.getSigningPolicy)
-  get(@Payload() { payload, principal }: EnvelopeOf<'wallet.policies.get'>): Promise<SigningPolicyView> {
-    requireOperator(principal);
+  async get(@Payload() { payload, principal }: EnvelopeOf<'wallet.policies.get'>, @Ctx() context: RedisStreamsContext): Promise<SigningPolicyView> {
+    await this.access.require(principal, 'policy.read', payload.gameId, context);
     return this.policies.view(payload.gameId);
   }
 
   @Handles(PATTERNS.wallet.putSigningPolicy)
-  put(@Payload() { payload, principal }: EnvelopeOf<'wallet.policies.put'>): Promise<SigningPolicyView> {
-    return this.policies.put(payload.gameId, payload.policy, payload.ifMatch, requireOperator(principal));
+  async put(@Payload() { payload, principal }: EnvelopeOf<'wallet.policies.put'>, @Ctx() context: RedisStreamsContext): Promise<SigningPolicyView> {
+    const operator = await this.access.require(principal, 'policy.write', payload.gameId, context);
+    return this.policies.put(payload.gameId, payload.policy, payload.ifMatch, operator);
   }
 
   @Handles(PATTERNS.wallet.listSigningPolicyVersions)
-  async versions(@Payload() { payload, principal }: EnvelopeOf<'wallet.policies.versions'>): Promise<Page<SigningPolicyVersionView>> {
-    requireOperator(principal);
+  async versions(@Payload() { payload, principal }: EnvelopeOf<'wallet.policies.versions'>, @Ctx() context: RedisStreamsContext): Promise<Page<SigningPolicyVersionView>> {
+    await this.access.require(principal, 'policy.read', payload.gameId, context);
     const before = payload.cursor === undefined || payload.cursor === '' ? undefined : Number(Buffer.from(payload.cursor, 'base64url').toString('utf8'));
     if (before !== undefined && !(Number.isSafeInteger(before) && before > 0)) {
       throw new AppError('INVALID_QUERY', 'cursor: not a cursor of this list');
@@ -52,38 +54,40 @@ export class PoliciesController {
   }
 
   @Handles(PATTERNS.wallet.evaluateSigningPolicy)
-  evaluate(@Payload() { payload, principal }: EnvelopeOf<'wallet.policies.evaluate'>): Promise<PolicyEvaluationView> {
-    requireOperator(principal);
+  async evaluate(@Payload() { payload, principal }: EnvelopeOf<'wallet.policies.evaluate'>, @Ctx() context: RedisStreamsContext): Promise<PolicyEvaluationView> {
+    await this.access.require(principal, 'policy.read', payload.gameId, context);
     return this.evaluation.evaluate(payload.gameId, payload.evaluation);
   }
 
   @Handles(PATTERNS.wallet.getSigningPolicyDraft)
-  draft(@Payload() { payload, principal }: EnvelopeOf<'wallet.policies.draft.get'>): Promise<SigningPolicyDraftView> {
-    requireOperator(principal);
+  async draft(@Payload() { payload, principal }: EnvelopeOf<'wallet.policies.draft.get'>, @Ctx() context: RedisStreamsContext): Promise<SigningPolicyDraftView> {
+    await this.access.require(principal, 'policy.read', payload.gameId, context);
     return this.policies.draft(payload.gameId);
   }
 
   @Handles(PATTERNS.wallet.putSigningPolicyDraft)
-  putDraft(@Payload() { payload, principal }: EnvelopeOf<'wallet.policies.draft.put'>): Promise<SigningPolicyDraftView> {
-    return this.policies.putDraft(payload.gameId, payload.draft.rules, requireOperator(principal));
+  async putDraft(@Payload() { payload, principal }: EnvelopeOf<'wallet.policies.draft.put'>, @Ctx() context: RedisStreamsContext): Promise<SigningPolicyDraftView> {
+    const operator = await this.access.require(principal, 'policy.draft', payload.gameId, context);
+    return this.policies.putDraft(payload.gameId, payload.draft.rules, operator);
   }
 
   @Handles(PATTERNS.wallet.deleteSigningPolicyDraft)
-  deleteDraft(@Payload() { payload, principal }: EnvelopeOf<'wallet.policies.draft.delete'>): Promise<{ deleted: true }> {
-    return this.policies.deleteDraft(payload.gameId, requireOperator(principal));
+  async deleteDraft(@Payload() { payload, principal }: EnvelopeOf<'wallet.policies.draft.delete'>, @Ctx() context: RedisStreamsContext): Promise<{ deleted: true }> {
+    const operator = await this.access.require(principal, 'policy.draft', payload.gameId, context);
+    return this.policies.deleteDraft(payload.gameId, operator);
   }
 
   @Handles(PATTERNS.wallet.listSigningPolicyDifferences)
-  async differences(@Payload() { payload, principal }: EnvelopeOf<'wallet.policies.draft.differences'>): Promise<Page<PolicyDifferenceView>> {
-    requireOperator(principal);
+  async differences(@Payload() { payload, principal }: EnvelopeOf<'wallet.policies.draft.differences'>, @Ctx() context: RedisStreamsContext): Promise<Page<PolicyDifferenceView>> {
+    await this.access.require(principal, 'policy.read', payload.gameId, context);
     const items = await this.shadow.differences(payload.gameId, payload.limit + 1, payload.cursor === undefined ? undefined : decodeCursor(payload.cursor));
     const page = items.slice(0, payload.limit);
     return { items: page, nextCursor: items.length > payload.limit ? encodeCursor(page[page.length - 1].attemptId) : null };
   }
 
   @Handles(PATTERNS.wallet.replaySigningPolicyDraft)
-  async replay(@Payload() { payload, principal }: EnvelopeOf<'wallet.policies.draft.replay'>): Promise<PolicyReplayView> {
-    requireOperator(principal);
+  async replay(@Payload() { payload, principal }: EnvelopeOf<'wallet.policies.draft.replay'>, @Ctx() context: RedisStreamsContext): Promise<PolicyReplayView> {
+    await this.access.require(principal, 'policy.read', payload.gameId, context);
     const policy = await this.policies.current(payload.gameId);
     if (policy.draft === null) {
       throw new AppError('NOT_FOUND', 'This game has no draft signing policy');
@@ -92,7 +96,8 @@ export class PoliciesController {
   }
 
   @Handles(PATTERNS.wallet.activateSigningPolicyDraft)
-  activate(@Payload() { payload, principal }: EnvelopeOf<'wallet.policies.draft.activate'>): Promise<SigningPolicyView> {
-    return this.policies.activateDraft(payload.gameId, payload.ifMatch, requireOperator(principal));
+  async activate(@Payload() { payload, principal }: EnvelopeOf<'wallet.policies.draft.activate'>, @Ctx() context: RedisStreamsContext): Promise<SigningPolicyView> {
+    const operator = await this.access.require(principal, 'policy.write', payload.gameId, context);
+    return this.policies.activateDraft(payload.gameId, payload.ifMatch, operator);
   }
 }

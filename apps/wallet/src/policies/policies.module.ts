@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ConsoleAuthorizer } from '@game-wallet/service';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PoliciesController } from './policies.controller';
 import { PolicyEventEntity } from './policy-event.entity';
@@ -14,7 +15,7 @@ import { WalletsModule } from '../wallets/wallets.module';
 @Module({
   imports: [TypeOrmModule.forFeature([SigningPolicyEntity, PolicyEventEntity]), WalletsModule],
   controllers: [PoliciesController],
-  providers: [SigningPoliciesService, SigningPoliciesRepository, PolicyEvaluationService, ShadowPolicy, VelocityLimits],
+  providers: [ConsoleAuthorizer, SigningPoliciesService, SigningPoliciesRepository, PolicyEvaluationService, ShadowPolicy, VelocityLimits],
   exports: [SigningPoliciesService, ShadowPolicy, VelocityLimits],
 })
 export class PoliciesModule {}

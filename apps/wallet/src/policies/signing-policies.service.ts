@@ -169,7 +169,7 @@ export class SigningPoliciesService {
       actor: actorOf(operator),
       action,
       target: `game:${applicationId}`,
-      details: { ...(operator.ip === undefined ? {} : { ip: operator.ip }), ...change, difference: ruleDifference(change.before ?? [], change.after ?? []) },
+      details: { ...(operator.ip === undefined ? {} : { ip: operator.ip }), ...(operator.roles === undefined ? {} : { role: operator.roles.join(',') }), ...change, difference: ruleDifference(change.before ?? [], change.after ?? []) },
     };
   }
 }

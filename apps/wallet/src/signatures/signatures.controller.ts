@@ -1,7 +1,8 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
-import { AuditEntryView, PATTERNS, Page, SignatureView, SignedTransactionView, requireGameCredential, requireOperator } from '@game-wallet/contracts';
-import { EnvelopeOf, Handles } from '@game-wallet/transport';
+import { Ctx, Payload } from '@nestjs/microservices';
+import { AuditEntryView, PATTERNS, Page, SignatureView, SignedTransactionView, requireGameCredential } from '@game-wallet/contracts';
+import { ConsoleAuthorizer } from '@game-wallet/service';
+import { EnvelopeOf, Handles, RedisStreamsContext } from '@game-wallet/transport';
 import { SignaturesService } from './signatures.service';
 import { SigningService } from './signing.service';
 
@@ -10,6 +11,7 @@ export class SignaturesController {
   constructor(
     private readonly signing: SigningService,
     private readonly signatures: SignaturesService,
+    private readonly access: ConsoleAuthorizer,
   ) {}
 
   @Handles(PATTERNS.wallet.signTransaction)
@@ -29,8 +31,8 @@ export class SignaturesController {
   }
 
   @Handles(PATTERNS.wallet.listSignatures)
-  listSignatures(@Payload() { payload, principal }: EnvelopeOf<'wallet.signatures.list'>): Promise<Page<AuditEntryView>> {
-    requireOperator(principal);
+  async listSignatures(@Payload() { payload, principal }: EnvelopeOf<'wallet.signatures.list'>, @Ctx() context: RedisStreamsContext): Promise<Page<AuditEntryView>> {
+    await this.access.require(principal, 'audit.read', payload.gameId, context);
     return this.signatures.list(payload.gameId, payload.limit, payload.cursor);
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ConsoleAuthorizer } from '@game-wallet/service';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PoliciesModule } from '../policies/policies.module';
 import { WalletsModule } from '../wallets/wallets.module';
@@ -13,6 +14,6 @@ import { OwnerBinding } from '../keys/owner-binding';
 @Module({
   imports: [TypeOrmModule.forFeature([SignatureEventEntity]), WalletsModule, PoliciesModule],
   controllers: [SignaturesController],
-  providers: [SigningService, SignaturesRepository, SignaturesService, OwnerBinding],
+  providers: [ConsoleAuthorizer, SigningService, SignaturesRepository, SignaturesService, OwnerBinding],
 })
 export class SignaturesModule {}

@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
-import { PATTERNS, ProfileView, WalletAddresses, WalletView, requireApiKey, requireGameCredential, requireOperator } from '@game-wallet/contracts';
+import { PATTERNS, ProfileView, WalletAddresses, WalletView, requireApiKey, requireGameCredential } from '@game-wallet/contracts';
+import { ConsoleAuthorizer } from '@game-wallet/service';
 import { EnvelopeOf, Handles, RedisStreamsContext } from '@game-wallet/transport';
 import { WalletProfiles } from './wallet-profiles';
 import { WalletsService, toWalletView } from './wallets.service';
@@ -10,6 +11,7 @@ export class WalletsController {
   constructor(
     private readonly wallets: WalletsService,
     private readonly profiles: WalletProfiles,
+    private readonly access: ConsoleAuthorizer,
   ) {}
 
   /** For player creation (core, with the game's API key as principal). */
@@ -34,10 +36,10 @@ export class WalletsController {
     return withProfile ? { ...wallet, profile: await (ownProfile ?? this.profiles.read(wallet.profileId, caller, context)) } : wallet;
   }
 
-  /** Console only: the gateway checked the session; the game id scopes the lookup. */
+  /** Console only (identity decides who may); the game id scopes the lookup. */
   @Handles(PATTERNS.wallet.addresses)
-  addresses(@Payload() { payload, principal }: EnvelopeOf<'wallet.wallets.addresses'>): Promise<Record<string, WalletAddresses>> {
-    requireOperator(principal);
+  async addresses(@Payload() { payload, principal }: EnvelopeOf<'wallet.wallets.addresses'>, @Ctx() context: RedisStreamsContext): Promise<Record<string, WalletAddresses>> {
+    await this.access.require(principal, 'players.read', payload.gameId, context);
     return this.wallets.addresses(payload.gameId, payload.walletIds);
   }
 }

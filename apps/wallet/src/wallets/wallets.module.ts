@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ConsoleAuthorizer } from '@game-wallet/service';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { KeyGenerator } from '../keys/key-generator';
 import { WalletEntity } from './entities/wallet.entity';
@@ -12,7 +13,7 @@ import { WalletsService } from './wallets.service';
 @Module({
   imports: [TypeOrmModule.forFeature([WalletEntity])],
   controllers: [WalletsController],
-  providers: [WalletsRepository, WalletsService, WalletCache, WalletProfiles, KeyGenerator],
+  providers: [ConsoleAuthorizer, WalletsRepository, WalletsService, WalletCache, WalletProfiles, KeyGenerator],
   exports: [WalletsRepository, WalletsService, WalletCache, KeyGenerator],
 })
 export class WalletsModule {}

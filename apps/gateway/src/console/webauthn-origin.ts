@@ -1,0 +1,20 @@
+import { WebAuthnOrigin } from '@game-wallet/contracts';
+import type { FastifyRequest } from 'fastify';
+import { GatewayConfig } from '../config';
+import { publicEndpoints } from './console-endpoints.controller';
+
+/**
+ * Where the console's passkey ceremonies happen: the origin of `PUBLIC_BASE_URL` when set (production), else the
+ * address the console was opened at; the relying-party id is that origin's host name. Identity checks each passkey
+ * response against it, so a passkey made for this console answers nowhere else.
+ */
+export function webAuthnOrigin(config: GatewayConfig, request: FastifyRequest): WebAuthnOrigin {
+  const url = new URL(publicEndpoints(config, request).baseUrl);
+  return { origin: url.origin, rpId: url.hostname };
+}
+
+/** The client's `User-Agent`, cut to what a session keeps (256 characters), for the sessions list. */
+export function userAgentOf(request: FastifyRequest): string | undefined {
+  const value = request.headers['user-agent'];
+  return typeof value === 'string' && value !== '' ? value.slice(0, 256) : undefined;
+}

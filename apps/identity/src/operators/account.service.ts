@@ -53,6 +53,8 @@ export class AccountService {
     } catch (error) {
       await this.limiter.release(caller.email, ip, counted);
       throw error;
+    } finally {
+      await this.limiter.done(caller.email, counted);
     }
     if (!valid) {
       throw counted === 'address-only'

@@ -8,12 +8,20 @@ import { IDENTITY_CONFIG } from '../identity-config.token';
 
 const MAX_FAILURES = 10;
 const WINDOW_SECONDS = 60;
+/**
+ * Password checks at once for a locked e-mail (from clean addresses): a burst from many addresses cannot queue up
+ * scrypt hashes (32 MiB each, one at a time) behind a locked e-mail; one more waits for them. Kept at most this long
+ * in case a check never says it is done.
+ */
+const LOCKED_EMAIL_CHECKS_IN_FLIGHT = 2;
+const IN_FLIGHT_TTL_SECONDS = 30;
 
 /**
- * Takes one sign-in attempt (KEYS: the e-mail's counter, the address's), or none. Answers `{outcome, ttl}`:
+ * Takes one sign-in attempt (KEYS: the e-mail's counter, the address's, the e-mail's checks in flight while locked),
+ * or none. Answers `{outcome, ttl}`:
  * - 0: counted on both (neither was at ARGV[1]);
  * - 1: the e-mail's counter is at the limit but the address has no failure: counted on the address only, and the
- *   password is still checked (`ttl`: the e-mail's time to live in ms);
+ *   password is still checked, at most ARGV[3] at once (`ttl`: the e-mail's time to live in ms);
  * - 2: refused (`ttl`: the wait in ms).
  * One script, so attempts racing each other cannot all read "below the limit" and all go on.
  */
@@ -25,16 +33,18 @@ if address >= max then
   return {2, math.max(redis.call('PTTL', KEYS[2]), 1000)}
 end
 if email >= max then
-  if address > 0 then
+  if address > 0 or tonumber(redis.call('GET', KEYS[3]) or '0') >= tonumber(ARGV[3]) then
     return {2, math.max(redis.call('PTTL', KEYS[1]), 1000)}
   end
   redis.call('INCR', KEYS[2])
   redis.call('EXPIRE', KEYS[2], ARGV[2], 'NX')
+  redis.call('INCR', KEYS[3])
+  redis.call('EXPIRE', KEYS[3], ARGV[4])
   return {1, math.max(redis.call('PTTL', KEYS[1]), 1000)}
 end
-for _, key in ipairs(KEYS) do
-  redis.call('INCR', key)
-  redis.call('EXPIRE', key, ARGV[2], 'NX')
+for index = 1, 2 do
+  redis.call('INCR', KEYS[index])
+  redis.call('EXPIRE', KEYS[index], ARGV[2], 'NX')
 end
 return {0, 0}`;
 
@@ -64,7 +74,7 @@ end
 return 0`;
 
 type LimiterRedis = Redis & {
-  reserveSignIn(emailKey: string, ipKey: string, max: number, windowSeconds: number): Promise<[number, number]>;
+  reserveSignIn(emailKey: string, ipKey: string, inFlightKey: string, max: number, windowSeconds: number, maxInFlight: number, inFlightTtl: number): Promise<[number, number]>;
   reserveEach(numberOfKeys: number, ...keysThenLimits: (string | number)[]): Promise<number>;
   releaseAttempt(numberOfKeys: number, ...keys: string[]): Promise<number>;
 };
@@ -94,7 +104,7 @@ export class SignInLimiter {
   private readonly redis: LimiterRedis;
 
   constructor(@Inject(APP_REDIS) redis: Redis, @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig) {
-    redis.defineCommand('reserveSignIn', { numberOfKeys: 2, lua: RESERVE_SIGN_IN });
+    redis.defineCommand('reserveSignIn', { numberOfKeys: 3, lua: RESERVE_SIGN_IN });
     redis.defineCommand('reserveEach', { lua: RESERVE_EACH });
     redis.defineCommand('releaseAttempt', { lua: RELEASE });
     this.redis = redis as LimiterRedis;
@@ -102,6 +112,10 @@ export class SignInLimiter {
 
   private emailKey(email: string): string {
     return `${this.config.keyPrefix}:sign-in-failures:email:${createHash('sha256').update(email).digest('hex')}`;
+  }
+
+  private inFlightKey(email: string): string {
+    return `${this.emailKey(email)}:checks-in-flight`;
   }
 
   private addressKey(ip: string): string {
@@ -113,11 +127,20 @@ export class SignInLimiter {
    * limit. `address-only`: the e-mail is at its limit and this address clean (see the class).
    */
   async reserve(email: string, ip: string): Promise<{ counted: SignInCount; retryAfter: number }> {
-    const [outcome, ttl] = await this.redis.reserveSignIn(this.emailKey(email), this.addressKey(ip), MAX_FAILURES, WINDOW_SECONDS).catch(unavailable);
+    const [outcome, ttl] = await this.redis
+      .reserveSignIn(this.emailKey(email), this.addressKey(ip), this.inFlightKey(email), MAX_FAILURES, WINDOW_SECONDS, LOCKED_EMAIL_CHECKS_IN_FLIGHT, IN_FLIGHT_TTL_SECONDS)
+      .catch(unavailable);
     if (outcome === 2) {
       throw limited(ttl);
     }
     return { counted: outcome === 1 ? 'address-only' : 'email-and-address', retryAfter: seconds(ttl) };
+  }
+
+  /** Says that the check of an attempt {@link reserve} took is over (right or wrong): call it once, whatever came of it. */
+  async done(email: string, counted: SignInCount): Promise<void> {
+    if (counted === 'address-only') {
+      await this.redis.releaseAttempt(1, this.inFlightKey(email)).catch(unavailable);
+    }
   }
 
   /** Gives back an attempt that was not a failure. */

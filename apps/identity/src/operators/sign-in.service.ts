@@ -12,7 +12,7 @@ import { OperatorEntity } from './entities/operator.entity';
 import { OperatorsRepository } from './operators.repository';
 import { DECOY_HASH_PROMISE, hashPassword, needsRehash, verifyPassword } from './passwords';
 import { SIGN_IN_CHALLENGE_TTL_SECONDS, SignInChallenges } from './sign-in-challenges';
-import { SignInLimiter } from './sign-in-limiter';
+import { SignInCount, SignInLimiter } from './sign-in-limiter';
 
 /** How long a console session lasts. */
 const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -48,6 +48,20 @@ export class SignInService {
     const normalized = normalizeEmail(email);
     // Counted as a failure before the password is checked (a burst cannot outrun the limit), given back on success.
     const { counted, retryAfter } = await this.limiter.reserve(normalized, client.ip);
+    try {
+      return await this.checkPassword(normalized, passwordDigest, client, counted, retryAfter);
+    } finally {
+      await this.limiter.done(normalized, counted);
+    }
+  }
+
+  private async checkPassword(
+    normalized: string,
+    passwordDigest: string,
+    client: SignInClient,
+    counted: SignInCount,
+    retryAfter: number,
+  ): Promise<ConsoleSessionView | SecondFactorChallengeView> {
     let operator: OperatorEntity | null;
     let valid: boolean;
     try {

@@ -84,6 +84,8 @@ export class StepUpService {
     } catch (error) {
       await this.limiter.release(caller.email, ip, counted);
       throw error;
+    } finally {
+      await this.limiter.done(caller.email, counted);
     }
     if (!valid) {
       throw counted === 'address-only' ? new AppError('RATE_LIMITED', 'Too many failed sign-ins; try again later', retryAfter) : new AppError('INVALID_CREDENTIALS', 'Wrong password');

@@ -33,6 +33,14 @@ const VIEW_TYPES = [
   'ConsoleSessionView',
   'ConsoleSessionInfo',
   'ConsoleEndpointsView',
+  // the console's team
+  'OperatorList',
+  'OperatorView',
+  'OperatorSessionList',
+  'InvitationList',
+  'CreatedInvitationView',
+  'InvitationPreview',
+  'ConsoleSettingsView',
 ];
 
 const OUTPUT = join('libs', 'contracts', 'src', 'view-schemas.json');

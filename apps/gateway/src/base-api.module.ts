@@ -9,6 +9,7 @@ import { ConsoleAppController } from './console-app/console-app.controller';
 import { ConsoleEndpointsController } from './console/console-endpoints.controller';
 import { ConsoleGamesController } from './console/console-games.controller';
 import { ConsoleSessionController } from './console/console-session.controller';
+import { ConsoleTeamController } from './console/console-team.controller';
 import { ServicesHealthController } from './health/services-health.controller';
 import { JwksController } from './jwks/jwks.controller';
 import { ProfilesController } from './profiles/profiles.controller';
@@ -39,6 +40,7 @@ export class BaseApiModule {
         ConsoleSessionController,
         ConsoleEndpointsController,
         ConsoleGamesController,
+        ConsoleTeamController,
         WalletsController,
         ConsoleAppController,
         OpenApiController,

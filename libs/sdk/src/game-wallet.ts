@@ -1,4 +1,5 @@
 import type { Jwks } from './contract-types';
+import { ConsoleTeamApi, ConsoleTeamResource } from './console-team';
 import { ClientOptions, HttpClient, RequestOptions } from './http-client';
 import { PlayersResource, ProfilesResource, PublicApi, SigningPolicyResource, WalletsResource } from './resources';
 import type { HealthOptions, HealthReport, PlayersApi, ProfilesApi, SigningPolicyApi, WalletsApi } from './types';
@@ -107,6 +108,8 @@ export class ProfileClient {
 export class ConsoleClient {
   /** Games' signing policies: rules and their versions, dry runs, the draft. */
   readonly signingPolicy: SigningPolicyApi;
+  /** The team (owners): operators, their roles and sessions, invitations, the instance's console settings. */
+  readonly team: ConsoleTeamApi;
 
   constructor(options: ConsoleClientOptions) {
     const { token } = options;
@@ -115,6 +118,7 @@ export class ConsoleClient {
     }
     const http = new HttpClient(options, async () => ({ authorization: `Bearer ${typeof token === 'function' ? await token() : token}` }));
     this.signingPolicy = new SigningPolicyResource(http, urlOption('baseUrl', options.baseUrl));
+    this.team = new ConsoleTeamResource(http, urlOption('baseUrl', options.baseUrl));
   }
 }
 

@@ -85,6 +85,8 @@ describe('OpenAPI documents', () => {
         }
       }
     }
-    expect(examples).toBeGreaterThanOrEqual(API_ROUTES.length - 3);
+    // Every route whose success has a body (not a 204) carries its example, but for a few that are hard to produce.
+    const withBody = API_ROUTES.filter((route) => route.responses.some((response) => response.status < 300 && response.schema !== undefined));
+    expect(examples).toBeGreaterThanOrEqual(withBody.length - 3);
   });
 });

@@ -1,13 +1,8 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AppError, ConsoleSessionInfo, ConsoleSessionView, OperatorPrincipal, PasskeyView, Principal, consolePasswordDigest, normalizeEmail } from '@game-wallet/contracts';
+import { Injectable } from '@nestjs/common';
+import { AppError, ConsoleSessionInfo, ConsoleSessionView, OperatorPrincipal, PasskeyView, Principal, normalizeEmail } from '@game-wallet/contracts';
 import { newId } from '@game-wallet/database';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { ConsoleAccessService, stepUpUntil } from '../access/console-access.service';
 import { AuditService } from '../audit/audit.service';
-import { IdentityConfig } from '../config';
-import { IDENTITY_CONFIG } from '../identity-config.token';
 import { RevocationsService } from '../tokens/revocations.service';
 import { TokenIssuer } from '../tokens/token-issuer';
 import { ConsoleSessionEntity } from './entities/console-session.entity';
@@ -19,13 +14,10 @@ import { SignInLimiter } from './sign-in-limiter';
 
 /** How long a console session lasts. */
 const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
-export const DEV_ADMIN_EMAIL = 'admin@localhost';
 
-/** Console operators: the first one from configuration, sign-in with lockout, sessions that can be signed out. */
+/** Console operators: sign-in with lockout, sessions that can be signed out. */
 @Injectable()
 export class OperatorsService {
-  private readonly logger = new Logger(OperatorsService.name);
-
   constructor(
     private readonly operators: OperatorsRepository,
     private readonly limiter: SignInLimiter,
@@ -33,34 +25,7 @@ export class OperatorsService {
     private readonly revocations: RevocationsService,
     private readonly audit: AuditService,
     private readonly access: ConsoleAccessService,
-    @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig,
   ) {}
-
-  /**
-   * Creates the first operator when there is none: from CONSOLE_ADMIN_EMAIL/PASSWORD, or in development
-   * `admin@localhost` with a random password, printed once (and kept in the data folder for `npm start`).
-   */
-  async ensureFirstOperator(): Promise<void> {
-    if ((await this.operators.count()) > 0) {
-      return;
-    }
-    const fromConfig = this.config.consoleAdminEmail !== undefined && this.config.consoleAdminPassword !== undefined;
-    if (!fromConfig && this.config.nodeEnv === 'production') {
-      throw new Error('CONSOLE_ADMIN_EMAIL and CONSOLE_ADMIN_PASSWORD must be set to create the first console operator');
-    }
-    const email = fromConfig ? (this.config.consoleAdminEmail as string) : DEV_ADMIN_EMAIL;
-    const password = fromConfig ? (this.config.consoleAdminPassword as string) : randomBytes(12).toString('base64url');
-    await this.operators.insert(newOperator(email, await hashPassword(consolePasswordDigest(email, password))), [{ role: 'owner', gameId: null }]);
-    if (fromConfig) {
-      this.logger.log(`Created the first console operator ${email}`);
-      return;
-    }
-    // Printed once, straight to the terminal (not the log stream), as SPEC §5 asks for development.
-    const file = join(this.config.dataDir, 'console-admin.txt');
-    mkdirSync(this.config.dataDir, { recursive: true, mode: 0o700 });
-    writeFileSync(file, `${email}\n${password}\n`, { mode: 0o600 });
-    process.stdout.write(`CONSOLE SIGN-IN (development, shown once): ${email} / ${password}   (also in ${file})\n`);
-  }
 
   /** `passwordDigest`: {@link consolePasswordDigest} of the password, made by the gateway. */
   async signIn(email: string, passwordDigest: string, ip: string, userAgent?: string): Promise<ConsoleSessionView> {

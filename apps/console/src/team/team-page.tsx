@@ -1,5 +1,5 @@
 import type { InvitationView, OperatorView } from '@game-wallet/contracts/console-access';
-import { useId, useMemo, useRef, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError } from '../api/client';
 import { useGames, useSession } from '../api/queries';
@@ -222,20 +222,22 @@ function TeamSettings() {
 
 /** The team: operators with their roles, invitations, and (for an owner of every game) the instance's security setting. */
 export function TeamPage() {
-  const seesTeam = useCan('operators.read');
+  // Nothing is asked for an operator who may not see the team: the page does not exist for them.
+  return useCan('operators.read') ? (
+    <Team />
+  ) : (
+    <EmptyState title="This page does not exist">
+      <Link to="/">Go to your games</Link>
+    </EmptyState>
+  );
+}
+
+function Team() {
   const manage = useCan('operators.manage');
   const ownsInstance = useCan('settings.manage');
   const names = useGameNames();
   const operators = useOperators();
   const [inviting, setInviting] = useState(false);
-  const inviteButton = useRef<HTMLButtonElement>(null);
-  if (!seesTeam) {
-    return (
-      <EmptyState title="This page does not exist">
-        <Link to="/">Go to your games</Link>
-      </EmptyState>
-    );
-  }
   return (
     <>
       <div className="page-header">
@@ -244,7 +246,7 @@ export function TeamPage() {
           <p className="muted">Who may do what in this console: roles for every game or for chosen games.</p>
         </div>
         {manage ? (
-          <button ref={inviteButton} type="button" className="button primary" onClick={() => setInviting(true)}>
+          <button type="button" className="button primary" onClick={() => setInviting(true)}>
             Invite
           </button>
         ) : null}

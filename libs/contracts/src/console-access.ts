@@ -45,7 +45,7 @@ const OWNERS: readonly ConsoleRole[] = ['owner'];
  */
 export const CONSOLE_PERMISSIONS = {
   'games.read': { roles: EVERYONE, scope: 'game', stepUp: false, summary: 'see the game (its name and id)' },
-  'games.create': { roles: ADMINS, scope: 'instance', stepUp: false, summary: 'create games (with a grant for every game)' },
+  'games.create': { roles: ADMINS, scope: 'instance', stepUp: false, summary: 'create games' },
   'apiKeys.read': { roles: READERS, scope: 'game', stepUp: false, summary: 'list API keys (names, previews, states; never a secret)' },
   'apiKeys.create': { roles: DEVELOPERS, scope: 'game', stepUp: true, summary: 'create an API key' },
   'apiKeys.update': { roles: DEVELOPERS, scope: 'game', stepUp: false, summary: 'activate or deactivate an API key' },

@@ -18,3 +18,4 @@ export * from './evm-formats';
 export * from './pattern-callers';
 export * from './signing-rules';
 export * from './console-access';
+export * from './console-roles-table';

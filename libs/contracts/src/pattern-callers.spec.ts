@@ -39,9 +39,13 @@ describe('PATTERN_CALLERS', () => {
     }
   });
 
-  it('keeps core and the wallet to the few calls they make', () => {
-    expect((Object.keys(PATTERN_CALLERS) as Pattern[]).filter((pattern) => mayCall('core', pattern))).toEqual(['identity.profiles.createOrGet', 'wallet.wallets.createOrGet']);
-    expect((Object.keys(PATTERN_CALLERS) as Pattern[]).filter((pattern) => mayCall('wallet', pattern))).toEqual(['identity.profiles.get']);
+  it('keeps core and the wallet to the few calls they make (and their console patterns ask identity who may)', () => {
+    expect((Object.keys(PATTERN_CALLERS) as Pattern[]).filter((pattern) => mayCall('core', pattern))).toEqual([
+      'identity.profiles.createOrGet',
+      'identity.console.authorize',
+      'wallet.wallets.createOrGet',
+    ]);
+    expect((Object.keys(PATTERN_CALLERS) as Pattern[]).filter((pattern) => mayCall('wallet', pattern))).toEqual(['identity.profiles.get', 'identity.console.authorize']);
     expect(mayCall('core', 'wallet.wallets.sign')).toBe(false);
     expect(mayCall('wallet', 'identity.apiKeys.create')).toBe(false);
   });

@@ -5,3 +5,4 @@
 export type * from './identity';
 export type * from './wallet';
 export type * from './signing-rules';
+export type * from './console-access';

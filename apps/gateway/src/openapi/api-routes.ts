@@ -1,4 +1,4 @@
-import { CHAIN_NAMES, ErrorCode } from '@game-wallet/contracts';
+import { CHAIN_NAMES, ConsolePermission, ErrorCode } from '@game-wallet/contracts';
 import { z } from 'zod';
 import { createGameBody, createKeyBody, deleteKeyQuery, playersQuery, updateKeyBody } from '../console/console-games.controller';
 import { signInBody } from '../console/console-session.controller';
@@ -48,6 +48,12 @@ export interface ApiRoute {
   idempotent?: boolean;
   /** takes `If-Match` with a version's ETag: 412 `PRECONDITION_FAILED` when another version is current */
   ifMatch?: boolean;
+  /**
+   * A console route's permission (CONSOLE_PERMISSIONS): the roles that may call it are listed in its description, and
+   * its refusals (403 `FORBIDDEN`, 404 `GAME_NOT_FOUND` outside the operator's games, 401 `STEP_UP_REQUIRED`) are
+   * documented from the table. Absent: any signed-in operator (their own session and account).
+   */
+  permission?: ConsolePermission;
 }
 
 
@@ -65,7 +71,7 @@ function policyRoute(
 
 /** A list of a game's signing policy, newest first, a page at a time (`limit`, `cursor`). */
 function policyList(path: string, operationId: string, summary: string, description: string, page: RouteResponse): ApiRoute {
-  return policyRoute('get', path, operationId, summary, description, { query: pageQuery, responses: [page], errors: ['INVALID_QUERY', 'GAME_NOT_FOUND'] });
+  return policyRoute('get', path, operationId, summary, description, { permission: 'policy.read', query: pageQuery, responses: [page], errors: ['INVALID_QUERY', 'GAME_NOT_FOUND'] });
 }
 
 /** Every public route, by port. A test checks this list against the routes the gateway really serves. */
@@ -295,6 +301,7 @@ export const API_ROUTES: ApiRoute[] = [
     port: 'base',
     tag: 'Console',
     operationId: 'createGame',
+    permission: 'games.create',
     summary: 'Create a game',
     access: 'console',
     body: createGameBody,
@@ -306,6 +313,7 @@ export const API_ROUTES: ApiRoute[] = [
     port: 'base',
     tag: 'Console',
     operationId: 'getGame',
+    permission: 'games.read',
     summary: 'Read a game',
     access: 'console',
     responses: [{ status: 200, description: 'The game', schema: 'GameView' }],
@@ -317,6 +325,7 @@ export const API_ROUTES: ApiRoute[] = [
     port: 'base',
     tag: 'Console',
     operationId: 'listApiKeys',
+    permission: 'apiKeys.read',
     summary: "List a game's API keys",
     access: 'console',
     responses: [{ status: 200, description: 'Every key of the game (secrets are never shown again)', schema: 'ApiKeyList' }],
@@ -328,6 +337,7 @@ export const API_ROUTES: ApiRoute[] = [
     port: 'base',
     tag: 'Console',
     operationId: 'createApiKey',
+    permission: 'apiKeys.create',
     summary: 'Create an API key',
     description: 'The answer holds the secret (`key`): the only time it is ever shown.',
     access: 'console',
@@ -341,6 +351,7 @@ export const API_ROUTES: ApiRoute[] = [
     port: 'base',
     tag: 'Console',
     operationId: 'updateApiKey',
+    permission: 'apiKeys.update',
     summary: 'Activate or deactivate an API key',
     description: 'Every gateway refuses (or accepts again) the key within 1 s.',
     access: 'console',
@@ -355,6 +366,7 @@ export const API_ROUTES: ApiRoute[] = [
     port: 'base',
     tag: 'Console',
     operationId: 'deleteApiKey',
+    permission: 'apiKeys.delete',
     summary: 'Delete an API key',
     description: 'Final. With `revokeTokens=true`, every profile JWT the key issued is revoked too (401 `TOKEN_REVOKED`).',
     access: 'console',
@@ -368,6 +380,7 @@ export const API_ROUTES: ApiRoute[] = [
     port: 'base',
     tag: 'Console',
     operationId: 'listAudit',
+    permission: 'audit.read',
     summary: "A game's audit trail, newest first",
     access: 'console',
     query: pageQuery,
@@ -375,10 +388,12 @@ export const API_ROUTES: ApiRoute[] = [
     errors: ['INVALID_QUERY', 'GAME_NOT_FOUND'],
   },
   policyRoute('get', '', 'getSigningPolicy', "A game's signing policy: its ordered rules", 'The active version, with `ETag: "<version>"` (send it back as `If-Match` to change exactly this version). A game that never set one has version 0, the default as rules: API keys may sign messages, transactions and typed data; profile JWTs messages only.', {
+    permission: 'policy.read',
     responses: [{ status: 200, description: 'The active policy', schema: 'SigningPolicyView', etag: true }],
     errors: ['GAME_NOT_FOUND'],
   }),
   policyRoute('put', '', 'putSigningPolicy', "Save the next version of a game's signing policy", 'The whole policy as ordered rules (`{rules}`): the first rule whose operation, chains and credentials match and whose criteria all hold decides; none that matches refuses. The first policy shape (operations per credential kind, limits per chain) is still taken but deprecated: it is converted to the rules that decide as it did, and the answer shows them. With `If-Match: "<version>"` (as GET gave it; `*`: any) the change is made only over that version, else 412 `PRECONDITION_FAILED`. The shape is checked here (400 naming the field); what the criteria mean (an ABI fragment that parses, a pattern within its bounds, criteria that fit the rule\'s operation and chains, velocity only in accept rules) is checked by the wallet service, also 400 `VALIDATION_FAILED`. Every wallet service replica applies it within a second. A signing request it refuses answers 403 `POLICY_DENIED` with `details` (the rule, why, the observed value) and is recorded in the audit trail as `wallet.signing-denied`; each change is recorded there as `signing_policy.updated`, with the operator, their address and the rules before and after.', {
+    permission: 'policy.write',
     ifMatch: true,
     body: putSigningPolicyBody,
     responses: [{ status: 200, description: 'The policy now in force, a new version', schema: 'SigningPolicyView', etag: true }],
@@ -387,26 +402,31 @@ export const API_ROUTES: ApiRoute[] = [
   }),
   policyList('/versions', 'listSigningPolicyVersions', "Every version of a game's signing policy, newest first", 'Each with its rules, when and by whom it was made, and how (`put`, `put-v1`: the first shape converted, `migrated`, `draft`: a draft activated).', { status: 200, description: 'A page of versions', schema: 'SigningPolicyVersionPage' }),
   policyRoute('post', '/evaluate', 'evaluateSigningPolicy', 'Dry run: what the policy decides for a signing request', 'The decision the signing route would make (the deciding rule, why, the observed value) and the facts the rules read of the request, without signing and without counting velocity. `payload` is what the signing route takes: for `message`, the message in base64 (as `/sign` with `encoding: base64`); for `transaction`, EVM\'s transaction fields or a Solana or Sui transaction in base64 (as `/sign-transaction`); for `typed-data`, the typed data (as `/sign-typed-data`). With `walletId`, the wallet\'s velocity counts are read (and its address checked against the transaction: 400 `NOT_A_SIGNER`, `SENDER_MISMATCH`). `policy: draft` evaluates the draft (404 `NOT_FOUND` when there is none).', {
+    permission: 'policy.read',
     body: evaluationBody,
     responses: [{ status: 200, description: 'The decision and the facts read', schema: 'PolicyEvaluationView' }],
     errors: ['GAME_NOT_FOUND', 'WALLET_NOT_FOUND', 'FORBIDDEN', 'NOT_FOUND', 'MESSAGE_IS_TRANSACTION', 'NOT_A_SIGNER', 'SENDER_MISMATCH'],
     idempotent: true,
   }),
   policyRoute('get', '/draft', 'getSigningPolicyDraft', "A game's draft signing policy", 'Rules evaluated beside the active policy on every signing attempt, deciding nothing; 404 `NOT_FOUND` when the game has no draft.', {
+    permission: 'policy.read',
     responses: [{ status: 200, description: 'The draft', schema: 'SigningPolicyDraftView' }],
     errors: ['GAME_NOT_FOUND', 'NOT_FOUND'],
   }),
   policyRoute('put', '/draft', 'putSigningPolicyDraft', "Replace a game's draft signing policy", 'From now on, every signing attempt is also evaluated against the draft, after its answer; where the draft decides otherwise, the attempt is listed in `…/draft/differences`. Checked as `PUT …/signing-policy` checks rules. Recorded in the audit trail as `signing_policy.draft_updated`.', {
+    permission: 'policy.draft',
     body: signingRulesBody,
     responses: [{ status: 200, description: 'The draft', schema: 'SigningPolicyDraftView' }],
     errors: ['GAME_NOT_FOUND'],
     idempotent: true,
   }),
   policyRoute('delete', '/draft', 'deleteSigningPolicyDraft', "Delete a game's draft signing policy", 'Recorded in the audit trail as `signing_policy.draft_deleted`; 404 `NOT_FOUND` when the game has no draft.', {
+    permission: 'policy.draft',
     responses: [{ status: 204, description: 'Deleted' }],
     errors: ['GAME_NOT_FOUND', 'NOT_FOUND'],
   }),
   policyRoute('post', '/draft/replay', 'replaySigningPolicyDraft', 'The draft over past signing attempts', 'Evaluates the draft over the facts stored with the game\'s past attempts (since `since`, at most the last 100,000): how many it evaluated, how many decisions it changes each way, how many it cannot decide from stored facts (a message pattern reads the message, which is never stored), and the newest changes (at most 100). Changes nothing. 404 `NOT_FOUND` when the game has no draft.', {
+    permission: 'policy.read',
     body: replayBody,
     responses: [{ status: 200, description: 'What the draft would change', schema: 'PolicyReplayView' }],
     errors: ['GAME_NOT_FOUND', 'NOT_FOUND'],
@@ -414,6 +434,7 @@ export const API_ROUTES: ApiRoute[] = [
   }),
   policyList('/draft/differences', 'listSigningPolicyDifferences', 'Signing attempts the draft decided otherwise, newest first', 'Recorded shortly after each attempt (the draft is evaluated off the answer\'s path): the attempt, its wallet, operation and chain, and both decisions with their rules.', { status: 200, description: 'A page of differences', schema: 'PolicyDifferencePage' }),
   policyRoute('post', '/draft/activate', 'activateSigningPolicyDraft', 'Make the draft the next version of the policy', 'The draft\'s rules become the active policy (a new version, `origin: draft`) and the draft is removed. With `If-Match: "<version>"`, only when that version is still the active one (else 412 `PRECONDITION_FAILED`). The wallet service checks the rules again (400 `VALIDATION_FAILED`). 404 `NOT_FOUND` when the game has no draft.', {
+    permission: 'policy.write',
     ifMatch: true,
     responses: [{ status: 200, description: 'The policy now in force', schema: 'SigningPolicyView', etag: true }],
     errors: ['GAME_NOT_FOUND', 'NOT_FOUND', 'PRECONDITION_FAILED', 'VALIDATION_FAILED'],
@@ -424,6 +445,7 @@ export const API_ROUTES: ApiRoute[] = [
     port: 'base',
     tag: 'Console',
     operationId: 'listPlayers',
+    permission: 'players.read',
     summary: "A game's players with their addresses",
     access: 'console',
     query: pageQuery.extend(playersQuery.shape),

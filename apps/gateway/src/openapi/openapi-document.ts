@@ -1,4 +1,4 @@
-import { ERROR_STATUS, ErrorCode } from '@game-wallet/contracts';
+import { CONSOLE_PERMISSIONS, ERROR_STATUS, ErrorCode } from '@game-wallet/contracts';
 import VIEW_SCHEMAS from '@game-wallet/contracts/view-schemas';
 import { z } from 'zod';
 import { API_ROUTES, ApiPort, ApiRoute, RouteAccess } from './api-routes';
@@ -94,6 +94,29 @@ function parameters(route: ApiRoute): Json[] {
   return [...path, ...query, ...(route.ifMatch ? [IF_MATCH] : [])];
 }
 
+/**
+ * A console route's refusals by the permission table: 403 when the operator's role does not allow it (or the instance
+ * requires a second factor they have not set up), 404 for a game outside their grants, 401 without a fresh second factor.
+ */
+function permissionErrors(route: ApiRoute): ErrorCode[] {
+  if (route.permission === undefined) {
+    return [];
+  }
+  const rule = CONSOLE_PERMISSIONS[route.permission];
+  return ['FORBIDDEN', ...(rule.scope === 'game' ? (['GAME_NOT_FOUND'] as const) : []), ...(rule.stepUp ? (['STEP_UP_REQUIRED'] as const) : [])];
+}
+
+/** "Who may" of a console route, from the permission table, after its own description. */
+export function permissionNote(route: ApiRoute): string | undefined {
+  if (route.permission === undefined) {
+    return undefined;
+  }
+  const rule = CONSOLE_PERMISSIONS[route.permission];
+  const scope = rule.scope === 'game' ? 'for every game or for this game' : rule.scope === 'instance' ? 'for every game' : 'for every game, or for the games concerned';
+  const stepUp = rule.stepUp ? ' It needs a second factor given within the last 5 minutes (else 401 `STEP_UP_REQUIRED`; `POST /v1/console/session/step-up`).' : '';
+  return `Roles: ${rule.roles.join(', ')} (${scope}; permission \`${route.permission}\`).${stepUp}`;
+}
+
 /** The error codes a route can answer with, grouped by status. */
 export function routeErrors(route: ApiRoute): Map<number, ErrorCode[]> {
   const codes = new Set<ErrorCode>([
@@ -103,6 +126,7 @@ export function routeErrors(route: ApiRoute): Map<number, ErrorCode[]> {
     ...(route.path.includes('{') ? PATH_ID_ERRORS : []),
     ...(route.callsServices === false ? [] : SERVICE_ERRORS),
     ...EVERY_ROUTE_ERRORS,
+    ...permissionErrors(route),
     ...(route.errors ?? []),
   ]);
   const byStatus = new Map<number, ErrorCode[]>();
@@ -178,7 +202,7 @@ function operation(route: ApiRoute): Json {
     operationId: route.operationId,
     tags: [route.tag],
     summary: route.summary,
-    ...(route.description ? { description: route.description } : {}),
+    ...(route.description || route.permission ? { description: [route.description, permissionNote(route)].filter((text) => text !== undefined).join('\n\n') } : {}),
     security: SECURITY[route.access],
     ...(params.length > 0 ? { parameters: params } : {}),
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: inputSchema(route.body) } } } } : {}),

@@ -33,6 +33,17 @@ const VIEW_TYPES = [
   'ConsoleSessionView',
   'ConsoleSessionInfo',
   'ConsoleEndpointsView',
+  // Two-factor sign-in, step-up and the operator's own account
+  'ConsoleSignInView',
+  'StepUpView',
+  'StepUpOptionsView',
+  'ConsoleAccountView',
+  'ConsoleSessionEntryList',
+  'PasswordChangedView',
+  'TotpEnrollmentView',
+  'RecoveryCodesView',
+  'PasskeyCreationOptionsView',
+  'PasskeyView',
 ];
 
 const OUTPUT = join('libs', 'contracts', 'src', 'view-schemas.json');

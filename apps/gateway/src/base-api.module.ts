@@ -6,9 +6,11 @@ import { Pool } from 'pg';
 import { API_PORT, OpenApiController } from './openapi/openapi.controller';
 import { GATEWAY_DB, GatewayRuntimeModule, GatewayShared } from './gateway-runtime.module';
 import { ConsoleAppController } from './console-app/console-app.controller';
+import { ConsoleAccountController } from './console/console-account.controller';
 import { ConsoleEndpointsController } from './console/console-endpoints.controller';
 import { ConsoleGamesController } from './console/console-games.controller';
 import { ConsoleSessionController } from './console/console-session.controller';
+import { PasswordSealer } from './console/password-sealer';
 import { ServicesHealthController } from './health/services-health.controller';
 import { JwksController } from './jwks/jwks.controller';
 import { ProfilesController } from './profiles/profiles.controller';
@@ -37,13 +39,14 @@ export class BaseApiModule {
         JwksController,
         ProfilesController,
         ConsoleSessionController,
+        ConsoleAccountController,
         ConsoleEndpointsController,
         ConsoleGamesController,
         WalletsController,
         ConsoleAppController,
         OpenApiController,
       ],
-      providers: [{ provide: API_PORT, useValue: 'base' }],
+      providers: [{ provide: API_PORT, useValue: 'base' }, PasswordSealer],
     };
   }
 }

@@ -1,6 +1,7 @@
 import { DEFAULT_SIGNING_POLICY } from '@game-wallet/contracts';
 import { GameFixture, HttpResult, TEST_OPERATOR, TestPlatform, consoleToken, createGame, createKey, http, mappedRoutes, waitFor } from '@game-wallet/testing';
 import Ajv2020 from 'ajv/dist/2020';
+import { Secret, TOTP } from 'otpauth';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -235,6 +236,37 @@ describe('OpenAPI documents and the answers they describe', () => {
     conforms('base', 'DELETE', '/v1/console/games/{gameId}/signing-policy/draft', await http('DELETE', policyUrl('/draft'), asOperator));
     conforms('base', 'DELETE', '/v1/console/games/{gameId}/signing-policy/draft', await http('DELETE', policyUrl('/draft'), asOperator));
     conforms('base', 'GET', '/v1/console/games/{gameId}/players', await http('GET', `${base}/v1/console/games/${game.gameId}/players?uniqueId=doc-player`, asOperator));
+    // Two-factor sign-in, step-up and the operator's own account
+    const account = (path = '') => `${base}/v1/console/account${path}`;
+    conforms('base', 'PATCH', '/v1/console/account', await http('PATCH', account(), { ...asOperator, body: { displayName: 'Documented Operator' } }));
+    conforms('base', 'PATCH', '/v1/console/account', await http('PATCH', account(), { ...asOperator, body: {} }));
+    conforms('base', 'GET', '/v1/console/account/sessions', await http('GET', account('/sessions'), asOperator));
+    const totp = await http<{ secret: string }>('POST', account('/totp'), asOperator);
+    conforms('base', 'POST', '/v1/console/account/totp', totp);
+    const totpCode = (at: number) => TOTP.generate({ secret: Secret.fromBase32(totp.body.secret), timestamp: at });
+    conforms('base', 'POST', '/v1/console/account/totp/confirm', await http('POST', account('/totp/confirm'), { ...asOperator, body: { code: 'abc' } }));
+    conforms('base', 'POST', '/v1/console/account/totp/confirm', await http('POST', account('/totp/confirm'), { ...asOperator, body: { code: totpCode(Date.now()) } }));
+    const renewed = await http<{ recoveryCodes: string[] }>('POST', account('/recovery-codes'), asOperator);
+    conforms('base', 'POST', '/v1/console/account/recovery-codes', renewed);
+    conforms('base', 'POST', '/v1/console/session/step-up', await http('POST', `${base}/v1/console/session/step-up`, { ...asOperator, body: { recoveryCode: renewed.body.recoveryCodes[0] } }));
+    conforms('base', 'POST', '/v1/console/session/step-up', await http('POST', `${base}/v1/console/session/step-up`, { ...asOperator, body: { password: TEST_OPERATOR.password } }));
+    conforms('base', 'POST', '/v1/console/session/step-up/options', await http('POST', `${base}/v1/console/session/step-up/options`, asOperator));
+    conforms('base', 'POST', '/v1/console/account/passkeys/options', await http('POST', account('/passkeys/options'), asOperator));
+    conforms('base', 'POST', '/v1/console/account/passkeys', await http('POST', account('/passkeys'), { ...asOperator, body: { name: 'Laptop', response: {} } }));
+    conforms('base', 'DELETE', '/v1/console/account/passkeys/{passkeyId}', await http('DELETE', account('/passkeys/0190a0a0-0000-7000-8000-000000000000'), asOperator));
+    const challenge = await http<{ secondFactor: { challenge: string } }>('POST', `${base}/v1/console/session`, { body: TEST_OPERATOR });
+    conforms('base', 'POST', '/v1/console/session', challenge);
+    conforms('base', 'POST', '/v1/console/session/second-factor', await http('POST', `${base}/v1/console/session/second-factor`, { body: { challenge: 'unknown', totp: '123456' } }));
+    const secondFactor = await http<{ token: string }>('POST', `${base}/v1/console/session/second-factor`, { body: { challenge: challenge.body.secondFactor.challenge, totp: totpCode(Date.now() + 30_000) } });
+    conforms('base', 'POST', '/v1/console/session/second-factor', secondFactor);
+    const { sessionId: otherSession } = (await http<{ sessionId: string }>('GET', `${base}/v1/console/session`, { bearer: secondFactor.body.token })).body;
+    conforms('base', 'DELETE', '/v1/console/account/sessions/{sessionId}', await http('DELETE', account(`/sessions/${otherSession}`), asOperator));
+    conforms('base', 'DELETE', '/v1/console/account/sessions/{sessionId}', await http('DELETE', account(`/sessions/${otherSession}`), asOperator));
+    conforms('base', 'PUT', '/v1/console/account/password', await http('PUT', account('/password'), { ...asOperator, body: { currentPassword: TEST_OPERATOR.password, newPassword: 'short' } }));
+    conforms('base', 'PUT', '/v1/console/account/password', await http('PUT', account('/password'), { ...asOperator, body: { currentPassword: TEST_OPERATOR.password, newPassword: TEST_OPERATOR.password } }));
+    conforms('base', 'DELETE', '/v1/console/account/sessions', await http('DELETE', account('/sessions'), asOperator));
+    conforms('base', 'DELETE', '/v1/console/account/totp', await http('DELETE', account('/totp'), asOperator));
+    conforms('base', 'DELETE', '/v1/console/account/totp', await http('DELETE', account('/totp'), asOperator));
     conforms('base', 'DELETE', '/v1/console/session', await http('DELETE', `${base}/v1/console/session`, asOperator));
     conforms('base', 'GET', '/v1/console/session', await http('GET', `${base}/v1/console/session`, asOperator));
 

@@ -6,6 +6,8 @@ import type { ErrorCode } from './error-codes';
 import type { PolicyDeniedDetails, PolicyDifferenceView, SigningPolicyVersionView } from './signing-rules';
 import type { ApiKeyView, AuditEntryView, GameSummaryView, Page, ProfileView } from './identity';
 import type { ConsolePlayerView, WalletView } from './wallet';
+import type { ConsoleSessionEntryView, SecondFactorChallengeView } from './console-access';
+import type { ConsoleSessionView } from './identity';
 
 /** The body of every error answer (SPEC §2): a readable message and a machine-readable code. */
 export interface ErrorBody {
@@ -49,3 +51,26 @@ export interface HealthReportView {
 export interface LivenessView {
   status: 'ok';
 }
+
+// ---- Two-factor sign-in, step-up and the operator's own account ----
+
+/** What `POST /v1/console/session` answers: a session, or (the operator has a second factor) the challenge for it. */
+export type ConsoleSignInView = ConsoleSessionView | SecondFactorChallengeView;
+
+/** The signed-in operator's open sessions, newest first. */
+export interface ConsoleSessionEntryList {
+  items: ConsoleSessionEntryView[];
+}
+
+/** A password change: how many other sessions of the operator's it ended. */
+export interface PasswordChangedView {
+  endedSessions: number;
+}
+
+/** WebAuthn request options for a step-up with a passkey (PublicKeyCredentialRequestOptionsJSON), null without one. */
+export interface StepUpOptionsView {
+  passkey: Record<string, unknown> | null;
+}
+
+/** WebAuthn creation options for a new passkey (PublicKeyCredentialCreationOptionsJSON), for `navigator.credentials.create`. */
+export type PasskeyCreationOptionsView = Record<string, unknown>;

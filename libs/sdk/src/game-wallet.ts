@@ -1,4 +1,5 @@
 import type { Jwks } from './contract-types';
+import { ConsoleAccountApi, ConsoleAccountResource, ConsoleSessionApi, ConsoleSessionResource } from './console-account';
 import { ClientOptions, HttpClient, RequestOptions } from './http-client';
 import { PlayersResource, ProfilesResource, PublicApi, SigningPolicyResource, WalletsResource } from './resources';
 import type { HealthOptions, HealthReport, PlayersApi, ProfilesApi, SigningPolicyApi, WalletsApi } from './types';
@@ -107,6 +108,10 @@ export class ProfileClient {
 export class ConsoleClient {
   /** Games' signing policies: rules and their versions, dry runs, the draft. */
   readonly signingPolicy: SigningPolicyApi;
+  /** The console session: step-up (a second factor again, for the actions that need a fresh one). */
+  readonly session: ConsoleSessionApi;
+  /** The operator's own account: name, password, sessions, second factors. */
+  readonly account: ConsoleAccountApi;
 
   constructor(options: ConsoleClientOptions) {
     const { token } = options;
@@ -115,6 +120,8 @@ export class ConsoleClient {
     }
     const http = new HttpClient(options, async () => ({ authorization: `Bearer ${typeof token === 'function' ? await token() : token}` }));
     this.signingPolicy = new SigningPolicyResource(http, urlOption('baseUrl', options.baseUrl));
+    this.session = new ConsoleSessionResource(http, urlOption('baseUrl', options.baseUrl));
+    this.account = new ConsoleAccountResource(http, urlOption('baseUrl', options.baseUrl));
   }
 }
 

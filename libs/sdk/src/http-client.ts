@@ -48,7 +48,7 @@ export interface ClientOptions {
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 export interface HttpCall {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   body?: unknown;
   /** headers of this call (e.g. `if-match`), beside the credential's */

@@ -26,3 +26,4 @@ export type {
 export { ProfileTokenVerifier, verifyProfileJwt } from './jwt/profile-token-verifier';
 export type { ExpectedApp, JwksSource, ProfileClaimsCheck, ProfileClaimsOptions, ProfileTokenVerifierOptions } from './jwt/profile-token-verifier';
 export type * from './contract-types';
+export type { ConsoleAccountApi, ConsoleAccountView, ConsoleSessionApi, ConsoleSessionEntryView, PasskeyView, RecoveryCodesView, StepUpInput, StepUpView, TotpEnrollmentView } from './console-account';

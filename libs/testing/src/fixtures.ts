@@ -1,6 +1,7 @@
 import { PATTERNS, PlayerView, ProfileView } from '@game-wallet/contracts';
 import { http } from './http';
 import { TEST_OPERATOR, TestPlatform } from './platform';
+import { steppedUpCall } from './step-up';
 
 export interface GameFixture {
   gameId: string;
@@ -25,7 +26,7 @@ export async function createGame(platform: TestPlatform, token: string, name = '
 }
 
 export async function createKey(platform: TestPlatform, token: string, gameId: string, name = 'test key'): Promise<{ key: string; keyId: string }> {
-  const response = await http<{ key: string; id: string }>('POST', `${platform.baseUrl}/v1/console/games/${gameId}/api-keys`, { bearer: token, body: { name } });
+  const response = await steppedUpCall<{ key: string; id: string }>(platform, token, 'POST', `${platform.baseUrl}/v1/console/games/${gameId}/api-keys`, { name });
   if (response.status !== 201) {
     throw new Error(`key creation failed: ${response.status} ${JSON.stringify(response.body)}`);
   }

@@ -14,3 +14,4 @@ export * from './softhsm';
 export * from './raw-http';
 export * from './fuzz';
 export * from './config-docs';
+export * from './step-up';

@@ -1,14 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { Authenticated, CONSOLE_COOKIE, Caller, ServiceCaller } from '@game-wallet/auth';
 import { Public } from '@game-wallet/http';
-import { ConsoleSessionInfo, ConsoleSessionView, PATTERNS, SecondFactorChallengeView, consolePasswordDigest, normalizeEmail } from '@game-wallet/contracts';
-import { sealTo } from '@game-wallet/crypto';
+import { ConsoleSessionInfo, ConsoleSessionView, PATTERNS, SecondFactorChallengeView, SecondFactorInput, StepUpView, normalizeEmail } from '@game-wallet/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { GatewayConfig } from '../config';
 import { GATEWAY_CONFIG } from '../gateway-config.token';
 import { ServiceCalls } from '../services/service-calls';
 import { parseBody, withoutControlCharacters } from '../validation';
+import { secondFactorBody, stepUpBody } from './account-input';
+import { PasswordSealer } from './password-sealer';
 import { userAgentOf, webAuthnOrigin } from './webauthn-origin';
 
 export const signInBody = z
@@ -23,11 +24,12 @@ export const signInBody = z
  */
 const SIGN_IN_DEADLINE_MS = 15_000;
 
-/** Console sign-in (a session cookie and a bearer console token), who is signed in, and sign-out. */
+/** Console sign-in (a session cookie and a bearer console token) with its second factor, step-up, who is signed in, and sign-out. */
 @Controller('v1/console/session')
 export class ConsoleSessionController {
   constructor(
     private readonly services: ServiceCalls,
+    private readonly passwords: PasswordSealer,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -41,13 +43,10 @@ export class ConsoleSessionController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ConsoleSessionView | SecondFactorChallengeView> {
     const { email, password } = parseBody(signInBody, body);
-    const normalized = normalizeEmail(email);
-    // Sealed to identity's key: what crosses Redis is no cheaper to attack than identity's stored hash.
-    const { publicKey } = await this.services.call(PATTERNS.identity.passwordKey, {}, caller);
-    const sealedPassword = sealTo(publicKey, Buffer.from(consolePasswordDigest(email, password)), Buffer.from(normalized));
+    const [sealedPassword] = await this.passwords.seal(caller, email, [password]);
     const session = await this.services.call(
       PATTERNS.identity.signIn,
-      { email: normalized, sealedPassword, ip: request.ip, userAgent: userAgentOf(request), webauthn: webAuthnOrigin(this.config, request) },
+      { email: normalizeEmail(email), sealedPassword, ip: request.ip, userAgent: userAgentOf(request), webauthn: webAuthnOrigin(this.config, request) },
       caller,
       SIGN_IN_DEADLINE_MS,
     );
@@ -55,6 +54,47 @@ export class ConsoleSessionController {
       setSessionCookie(request, reply, session);
     }
     return session;
+  }
+
+  /** Step 2 of a sign-in with a second factor: the challenge of step 1 and one factor. */
+  @Post('second-factor')
+  @HttpCode(200)
+  @Public()
+  async completeSignIn(
+    @Body() body: unknown,
+    @Caller('system') caller: ServiceCaller,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ConsoleSessionView> {
+    const { challenge, ...factor } = parseBody(secondFactorBody, body);
+    const session = await this.services.call(
+      PATTERNS.identity.completeSignIn,
+      { challenge, factor: factor as SecondFactorInput, ip: request.ip, userAgent: userAgentOf(request), webauthn: webAuthnOrigin(this.config, request) },
+      caller,
+    );
+    setSessionCookie(request, reply, session);
+    return session;
+  }
+
+  /** A second factor again (or, without one, the password): the step-up actions of the next 5 minutes. */
+  @Post('step-up')
+  @HttpCode(200)
+  @Authenticated({ console: true })
+  async stepUp(@Body() body: unknown, @Caller() caller: ServiceCaller, @Req() request: FastifyRequest): Promise<StepUpView> {
+    const { password, ...factor } = parseBody(stepUpBody, body);
+    const webauthn = webAuthnOrigin(this.config, request);
+    if (password !== undefined) {
+      const [sealedPassword] = await this.passwords.sealForOperator(caller, [password]);
+      return this.services.call(PATTERNS.identity.stepUp, { sealedPassword, webauthn }, caller, SIGN_IN_DEADLINE_MS);
+    }
+    return this.services.call(PATTERNS.identity.stepUp, { factor: factor as SecondFactorInput, webauthn }, caller);
+  }
+
+  @Post('step-up/options')
+  @HttpCode(200)
+  @Authenticated({ console: true })
+  stepUpOptions(@Caller() caller: ServiceCaller, @Req() request: FastifyRequest): Promise<{ passkey: Record<string, unknown> | null }> {
+    return this.services.call(PATTERNS.identity.stepUpOptions, { webauthn: webAuthnOrigin(this.config, request) }, caller);
   }
 
   @Get()

@@ -1,6 +1,7 @@
 import { CHAIN_NAMES, ConsolePermission, ErrorCode } from '@game-wallet/contracts';
 import { z } from 'zod';
 import { createGameBody, createKeyBody, deleteKeyQuery, playersQuery, updateKeyBody } from '../console/console-games.controller';
+import { changePasswordBody, confirmTotpBody, registerPasskeyBody, secondFactorBody, stepUpBody, updateAccountBody } from '../console/account-input';
 import { signInBody } from '../console/console-session.controller';
 import { evaluationBody, putSigningPolicyBody, replayBody, signingRulesBody } from '../console/signing-policy-input';
 import { createPlayerBody } from '../players/player-input';
@@ -246,10 +247,11 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'Console',
     operationId: 'signIn',
     summary: 'Sign in to the console',
-    description: 'Sets the `console_session` cookie and returns a console token for scripts. More than 10 failures a minute per e-mail or address: 429.',
+    description:
+      'Sets the `console_session` cookie and returns a console token for scripts. An operator with a second factor gets `{secondFactor}` instead (no cookie, no token): send it back with the factor to `POST /v1/console/session/second-factor`. More than 10 failures a minute per e-mail or address: 429 — but a clean address may still sign in to the second factor with the right password when only the e-mail is locked (see docs/console-sign-in.md).',
     access: 'public',
     body: signInBody,
-    responses: [{ status: 200, description: 'Signed in', schema: 'ConsoleSessionView' }],
+    responses: [{ status: 200, description: 'Signed in (`{token, expiresAt}`), or the second-factor challenge (`{secondFactor}`)', schema: 'ConsoleSignInView' }],
     errors: ['INVALID_CREDENTIALS', 'RATE_LIMITED'],
   },
   {
@@ -272,6 +274,8 @@ export const API_ROUTES: ApiRoute[] = [
     access: 'console',
     responses: [{ status: 204, description: 'Signed out; the session token is refused from now on' }],
   },
+  // ---- base_url: two-factor sign-in, step-up and the operator's own account (workstream 2fa) ----
+  ...accountRoutes(),
   {
     method: 'get',
     path: '/v1/console/endpoints',
@@ -453,3 +457,154 @@ export const API_ROUTES: ApiRoute[] = [
     errors: ['INVALID_QUERY', 'GAME_NOT_FOUND'],
   },
 ];
+
+/** A route of the signed-in operator's own session or account (tag Account, any role). */
+function accountRoute(route: Omit<ApiRoute, 'port' | 'tag' | 'access'> & { access?: RouteAccess }): ApiRoute {
+  return { port: 'base', tag: 'Account', access: 'console', ...route };
+}
+
+/** Two-factor sign-in, step-up, and the operator's own account, sessions and second factors. */
+function accountRoutes(): ApiRoute[] {
+  const STEP_UP = ' Needs a second factor given in the last 5 minutes (401 `STEP_UP_REQUIRED`: `POST /v1/console/session/step-up`, then again).';
+  return [
+    accountRoute({
+      method: 'post',
+      path: '/v1/console/session/second-factor',
+      operationId: 'completeSignIn',
+      summary: 'Complete a sign-in with a second factor',
+      description:
+        'The `challenge` of `POST /v1/console/session` and exactly one of `totp` (6 digits), `recoveryCode` (single use) or `passkey` (the WebAuthn assertion to `secondFactor.passkey`). Sets the `console_session` cookie. A challenge lasts 5 minutes, signs in once and takes at most 5 factors; failures also count against the client address (10 a minute, 429).',
+      access: 'public',
+      body: secondFactorBody,
+      responses: [{ status: 200, description: 'Signed in', schema: 'ConsoleSessionView' }],
+      errors: ['INVALID_CREDENTIALS', 'RATE_LIMITED'],
+    }),
+    accountRoute({
+      method: 'post',
+      path: '/v1/console/session/step-up',
+      operationId: 'stepUp',
+      summary: 'Give a second factor again for the step-up actions',
+      description:
+        'Exactly one of `totp`, `recoveryCode`, `passkey` (an assertion to `POST /v1/console/session/step-up/options`) or `password` (only for an operator without a second factor). The step-up actions (API keys, the signing policy, the team, second factors) are then open for 5 minutes. Failures: 5 per session in 5 minutes, 10 a minute per address (429).',
+      body: stepUpBody,
+      responses: [{ status: 200, description: 'Until when step-up actions are open', schema: 'StepUpView' }],
+      errors: ['INVALID_CREDENTIALS', 'VALIDATION_FAILED'],
+    }),
+    accountRoute({
+      method: 'post',
+      path: '/v1/console/session/step-up/options',
+      operationId: 'stepUpOptions',
+      summary: 'WebAuthn options for a step-up with a passkey',
+      responses: [{ status: 200, description: 'Request options (null without a passkey); the challenge works once, for 2 minutes', schema: 'StepUpOptionsView' }],
+    }),
+    accountRoute({
+      method: 'patch',
+      path: '/v1/console/account',
+      operationId: 'updateAccount',
+      summary: 'Change your display name',
+      body: updateAccountBody,
+      responses: [{ status: 200, description: 'Your account', schema: 'ConsoleAccountView' }],
+      idempotent: true,
+    }),
+    accountRoute({
+      method: 'put',
+      path: '/v1/console/account/password',
+      operationId: 'changePassword',
+      summary: 'Change your password',
+      description: 'The new password: 12 to 1024 characters. Every other session of yours ends, on every gateway within 1 s. A wrong current password counts as a failed sign-in.',
+      body: changePasswordBody,
+      responses: [{ status: 200, description: 'Changed', schema: 'PasswordChangedView' }],
+      errors: ['INVALID_CREDENTIALS'],
+    }),
+    accountRoute({
+      method: 'get',
+      path: '/v1/console/account/sessions',
+      operationId: 'listOwnSessions',
+      summary: 'Your open sessions',
+      responses: [{ status: 200, description: 'Newest first, the one asking marked `current`', schema: 'ConsoleSessionEntryList' }],
+    }),
+    accountRoute({
+      method: 'delete',
+      path: '/v1/console/account/sessions',
+      operationId: 'endOtherSessions',
+      summary: 'End every other session of yours',
+      description: 'Every gateway refuses them within 1 s, and after any restart.',
+      responses: [{ status: 204, description: 'Ended' }],
+      idempotent: true,
+    }),
+    accountRoute({
+      method: 'delete',
+      path: '/v1/console/account/sessions/{sessionId}',
+      operationId: 'endOwnSession',
+      summary: 'End one session of yours',
+      description: 'Every gateway refuses it within 1 s, and after any restart.',
+      responses: [{ status: 204, description: 'Ended' }],
+      errors: ['NOT_FOUND'],
+    }),
+    accountRoute({
+      method: 'post',
+      path: '/v1/console/account/totp',
+      operationId: 'startTotp',
+      summary: 'Start setting up an authenticator app (TOTP)',
+      description: `A new secret (and its \`otpauth://\` URI for a QR code), pending until \`POST /v1/console/account/totp/confirm\`.${STEP_UP}`,
+      responses: [{ status: 200, description: 'The secret, shown this once', schema: 'TotpEnrollmentView' }],
+      errors: ['FORBIDDEN', 'STEP_UP_REQUIRED'],
+    }),
+    accountRoute({
+      method: 'post',
+      path: '/v1/console/account/totp/confirm',
+      operationId: 'confirmTotp',
+      summary: 'Confirm the authenticator app with a code from it',
+      description: `TOTP is then a second factor of yours; the answer holds 10 new single-use recovery codes, shown this once.${STEP_UP}`,
+      body: confirmTotpBody,
+      responses: [{ status: 200, description: 'Your recovery codes', schema: 'RecoveryCodesView' }],
+      errors: ['INVALID_CREDENTIALS', 'NOT_FOUND', 'FORBIDDEN', 'STEP_UP_REQUIRED'],
+    }),
+    accountRoute({
+      method: 'delete',
+      path: '/v1/console/account/totp',
+      operationId: 'removeTotp',
+      summary: 'Remove the authenticator app',
+      description: `Recovery codes go too when no passkey is left.${STEP_UP}`,
+      responses: [{ status: 204, description: 'Removed' }],
+      errors: ['NOT_FOUND', 'STEP_UP_REQUIRED'],
+    }),
+    accountRoute({
+      method: 'post',
+      path: '/v1/console/account/recovery-codes',
+      operationId: 'renewRecoveryCodes',
+      summary: 'New recovery codes',
+      description: `Ten new single-use codes, shown this once; the old ones stop working.${STEP_UP}`,
+      responses: [{ status: 200, description: 'Your recovery codes', schema: 'RecoveryCodesView' }],
+      errors: ['FORBIDDEN', 'STEP_UP_REQUIRED'],
+    }),
+    accountRoute({
+      method: 'post',
+      path: '/v1/console/account/passkeys/options',
+      operationId: 'passkeyOptions',
+      summary: 'WebAuthn options to register a passkey',
+      description: `For \`navigator.credentials.create\`; the challenge works once, for 2 minutes.${STEP_UP}`,
+      responses: [{ status: 200, description: 'Creation options (PublicKeyCredentialCreationOptionsJSON)', schema: 'PasskeyCreationOptionsView' }],
+      errors: ['FORBIDDEN', 'STEP_UP_REQUIRED'],
+    }),
+    accountRoute({
+      method: 'post',
+      path: '/v1/console/account/passkeys',
+      operationId: 'registerPasskey',
+      summary: 'Register a passkey as a second factor',
+      description: `\`response\`: the authenticator's answer (RegistrationResponseJSON) to the options of \`POST /v1/console/account/passkeys/options\`.${STEP_UP}`,
+      body: registerPasskeyBody,
+      responses: [{ status: 201, description: 'The passkey', schema: 'PasskeyView' }],
+      errors: ['STEP_UP_REQUIRED'],
+    }),
+    accountRoute({
+      method: 'delete',
+      path: '/v1/console/account/passkeys/{passkeyId}',
+      operationId: 'removePasskey',
+      summary: 'Remove a passkey',
+      description: `Recovery codes go too when no other second factor is left.${STEP_UP}`,
+      responses: [{ status: 204, description: 'Removed' }],
+      errors: ['NOT_FOUND', 'STEP_UP_REQUIRED'],
+    }),
+  ];
+}

@@ -85,6 +85,9 @@ describe('OpenAPI documents', () => {
         }
       }
     }
-    expect(examples).toBeGreaterThanOrEqual(API_ROUTES.length - 3);
+    // Every success with a body has one, but a passkey's registration: it needs an authenticator, which the OpenAPI
+    // suite has not (apps/console/test/passkeys.e2e-spec.ts registers one in Chromium).
+    const successesWithBody = API_ROUTES.flatMap((route) => route.responses.filter((response) => response.status < 300 && response.schema !== undefined)).length;
+    expect(examples).toBeGreaterThanOrEqual(successesWithBody - 1);
   });
 });

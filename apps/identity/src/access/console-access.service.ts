@@ -72,6 +72,16 @@ export class ConsoleAccessService {
     return (await this.load(requireOperator(principal), null)).caller;
   }
 
+  /**
+   * The caller, for what every operator may see beyond their own account (the list of their games): refused (403)
+   * without the second factor the instance requires, as {@link require} refuses it.
+   */
+  async member(principal: Principal): Promise<ConsoleCaller> {
+    const caller = await this.current(principal);
+    refuseWithoutRequiredFactor(caller);
+    return caller;
+  }
+
   /** The caller, once allowed `permission` (on `gameId` when the permission is about a game). */
   async require(principal: Principal, permission: ConsolePermission, gameId?: string): Promise<ConsoleCaller> {
     if (!isConsolePermission(permission)) {
@@ -83,9 +93,7 @@ export class ConsoleAccessService {
       throw new AppError('GAME_NOT_FOUND', 'No game with this id');
     }
     const { caller, gameExists } = await this.load(requireOperator(principal), scopedGame);
-    if (caller.requireTwoFactor && !hasSecondFactor(caller)) {
-      throw new AppError('FORBIDDEN', 'This console requires a second factor: set one up on your Account page first');
-    }
+    refuseWithoutRequiredFactor(caller);
     if (scopedGame !== null && (gameExists !== true || rolesFor(caller.grants, scopedGame).size === 0)) {
       throw new AppError('GAME_NOT_FOUND', 'No game with this id');
     }
@@ -160,6 +168,12 @@ export class ConsoleAccessService {
 export function rolesOf(grants: readonly RoleGrant[], gameId: string | null): ConsoleRole[] {
   const roles = rolesFor(grants, gameId);
   return CONSOLE_ROLES.filter((role) => roles.has(role));
+}
+
+function refuseWithoutRequiredFactor(caller: ConsoleCaller): void {
+  if (caller.requireTwoFactor && !hasSecondFactor(caller)) {
+    throw new AppError('FORBIDDEN', 'This console requires a second factor: set one up on your Account page first');
+  }
 }
 
 export function hasSecondFactor(caller: Pick<ConsoleCaller, 'hasTotp' | 'passkeys'>): boolean {

@@ -15,7 +15,7 @@ export class GamesController {
   /** The games the operator's grants reach (every game with a grant for all of them). */
   @Handles(PATTERNS.identity.listGames)
   async list(@Payload() { payload, principal }: EnvelopeOf<'identity.games.list'>): Promise<Page<GameSummaryView>> {
-    const caller = await this.access.current(principal);
+    const caller = await this.access.member(principal);
     return this.games.list(payload.limit, payload.cursor, this.access.visibleGames(caller));
   }
 

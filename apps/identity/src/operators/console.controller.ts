@@ -1,16 +1,20 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { AppError, ConsoleRole, ConsoleSessionInfo, ConsoleSessionView, PATTERNS, requireOperator, requireSystem } from '@game-wallet/contracts';
+import { ConsoleRole, ConsoleSessionInfo, ConsoleSessionView, PATTERNS, SecondFactorChallengeView, StepUpView, requireOperator, requireSystem } from '@game-wallet/contracts';
 import { EnvelopeOf, Handles } from '@game-wallet/transport';
-import { BoxKeyPair, IntegrityError, openSealed } from '@game-wallet/crypto';
+import { BoxKeyPair } from '@game-wallet/crypto';
 import { ConsoleAccessService } from '../access/console-access.service';
 import { OperatorsService } from './operators.service';
-import { PASSWORD_BOX } from './password-box';
+import { PASSWORD_BOX, openPassword } from './password-box';
+import { SignInService } from './sign-in.service';
+import { StepUpService } from './step-up.service';
 
 @Controller()
 export class ConsoleController {
   constructor(
     private readonly operators: OperatorsService,
+    private readonly signIns: SignInService,
+    private readonly stepUps: StepUpService,
     private readonly access: ConsoleAccessService,
     @Inject(PASSWORD_BOX) private readonly passwordBox: BoxKeyPair,
   ) {}
@@ -22,19 +26,26 @@ export class ConsoleController {
   }
 
   @Handles(PATTERNS.identity.signIn)
-  signIn(@Payload() { payload, principal }: EnvelopeOf<'identity.console.signIn'>): Promise<ConsoleSessionView> {
+  signIn(@Payload() { payload, principal }: EnvelopeOf<'identity.console.signIn'>): Promise<ConsoleSessionView | SecondFactorChallengeView> {
     requireSystem(principal);
-    let passwordDigest: string;
-    try {
-      passwordDigest = openSealed(this.passwordBox, payload.sealedPassword, Buffer.from(payload.email)).toString('utf8');
-    } catch (error) {
-      if (error instanceof IntegrityError) {
-        // Sealed to another key (identity's key-encryption key changed meanwhile): the gateway fetches the key again.
-        throw new AppError('SERVICE_UNAVAILABLE', 'The sign-in could not be read; try again');
-      }
-      throw error;
-    }
-    return this.operators.signIn(payload.email, passwordDigest, payload.ip, payload.userAgent);
+    const passwordDigest = openPassword(this.passwordBox, payload.sealedPassword, payload.email);
+    return this.signIns.signIn(payload.email, passwordDigest, { ip: payload.ip, userAgent: payload.userAgent, webauthn: payload.webauthn });
+  }
+
+  @Handles(PATTERNS.identity.completeSignIn)
+  completeSignIn(@Payload() { payload, principal }: EnvelopeOf<'identity.console.secondFactor'>): Promise<ConsoleSessionView> {
+    requireSystem(principal);
+    return this.signIns.completeSignIn(payload.challenge, payload.factor, { ip: payload.ip, userAgent: payload.userAgent, webauthn: payload.webauthn });
+  }
+
+  @Handles(PATTERNS.identity.stepUp)
+  stepUp(@Payload() { payload, principal }: EnvelopeOf<'identity.console.stepUp'>): Promise<StepUpView> {
+    return this.stepUps.stepUp(requireOperator(principal), payload);
+  }
+
+  @Handles(PATTERNS.identity.stepUpOptions)
+  stepUpOptions(@Payload() { payload, principal }: EnvelopeOf<'identity.console.stepUpOptions'>): Promise<{ passkey: Record<string, unknown> | null }> {
+    return this.stepUps.options(requireOperator(principal), payload.webauthn);
   }
 
   @Handles(PATTERNS.identity.getSession)

@@ -59,6 +59,10 @@ export class OperatorsRepository {
     await this.operators.update({ id: operatorId }, { lastSignInAt: at });
   }
 
+  async updateDisplayName(id: string, displayName: string): Promise<void> {
+    await this.operators.update({ id }, { displayName });
+  }
+
   async updatePasswordHash(id: string, passwordHash: string): Promise<void> {
     await this.operators.update({ id }, { passwordHash });
   }

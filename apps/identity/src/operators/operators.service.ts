@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AppError, ConsoleSessionInfo, ConsoleSessionView, OperatorPrincipal, PasskeyView, Principal, consolePasswordDigest, normalizeEmail } from '@game-wallet/contracts';
+import { ConsoleSessionInfo, OperatorPrincipal, PasskeyView, consolePasswordDigest } from '@game-wallet/contracts';
 import { newId } from '@game-wallet/database';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,27 +9,20 @@ import { AuditService } from '../audit/audit.service';
 import { IdentityConfig } from '../config';
 import { IDENTITY_CONFIG } from '../identity-config.token';
 import { RevocationsService } from '../tokens/revocations.service';
-import { TokenIssuer } from '../tokens/token-issuer';
-import { ConsoleSessionEntity } from './entities/console-session.entity';
 import { OperatorEntity } from './entities/operator.entity';
 import { PasskeyEntity } from './entities/passkey.entity';
 import { OperatorsRepository } from './operators.repository';
-import { DECOY_HASH_PROMISE, hashPassword, needsRehash, verifyPassword } from './passwords';
-import { SignInLimiter } from './sign-in-limiter';
+import { hashPassword } from './passwords';
 
-/** How long a console session lasts. */
-const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 export const DEV_ADMIN_EMAIL = 'admin@localhost';
 
-/** Console operators: the first one from configuration, sign-in with lockout, sessions that can be signed out. */
+/** Console operators: the first one from configuration, who is signed in, sign-out (sign-in: {@link SignInService}). */
 @Injectable()
 export class OperatorsService {
   private readonly logger = new Logger(OperatorsService.name);
 
   constructor(
     private readonly operators: OperatorsRepository,
-    private readonly limiter: SignInLimiter,
-    private readonly issuer: TokenIssuer,
     private readonly revocations: RevocationsService,
     private readonly audit: AuditService,
     private readonly access: ConsoleAccessService,
@@ -60,48 +53,6 @@ export class OperatorsService {
     mkdirSync(this.config.dataDir, { recursive: true, mode: 0o700 });
     writeFileSync(file, `${email}\n${password}\n`, { mode: 0o600 });
     process.stdout.write(`CONSOLE SIGN-IN (development, shown once): ${email} / ${password}   (also in ${file})\n`);
-  }
-
-  /** `passwordDigest`: {@link consolePasswordDigest} of the password, made by the gateway. */
-  async signIn(email: string, passwordDigest: string, ip: string, userAgent?: string): Promise<ConsoleSessionView> {
-    const normalized = normalizeEmail(email);
-    // Counted as a failure before the password is checked (a burst cannot outrun the limit), given back on success.
-    await this.limiter.reserve(normalized, ip);
-    let operator: OperatorEntity | null;
-    let valid: boolean;
-    try {
-      operator = await this.operators.findByEmail(normalized);
-      valid = await verifyPassword(passwordDigest, operator?.passwordHash ?? (await DECOY_HASH_PROMISE));
-    } catch (error) {
-      await this.limiter.release(normalized, ip);
-      throw error;
-    }
-    if (!operator || !valid || operator.status !== 'active') {
-      throw new AppError('INVALID_CREDENTIALS', 'Wrong e-mail or password');
-    }
-    await this.limiter.release(normalized, ip);
-    if (needsRehash(operator.passwordHash)) {
-      // Stored with older scrypt parameters: replaced now that the password is at hand.
-      await this.operators.updatePasswordHash(operator.id, await hashPassword(passwordDigest));
-    }
-    const now = new Date();
-    const session: ConsoleSessionEntity = {
-      id: newId(),
-      operatorId: operator.id,
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
-      revokedAt: null,
-      ip,
-      userAgent: userAgent ?? null,
-      lastSeenAt: now,
-      // The strongest factor this operator has was just given: step-up actions need no other for 5 minutes.
-      secondFactorAt: now,
-    };
-    await this.operators.insertSession(session);
-    await this.operators.noteSignIn(operator.id, now);
-    const principal: Principal = { kind: 'operator', operatorId: operator.id, sessionId: session.id };
-    await this.audit.record({ applicationId: null, principal, action: 'operator.signed_in', target: `operator:${operator.id}`, details: { email: operator.email, ip } });
-    return { token: this.issuer.consoleToken(operator.id, session.id, session.expiresAt), expiresAt: session.expiresAt.toISOString() };
   }
 
   /** Who is signed in on this session, their grants and second factors, and until when (401 `INVALID_TOKEN` once it ended). */

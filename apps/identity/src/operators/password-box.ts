@@ -1,5 +1,6 @@
 import { Provider } from '@nestjs/common';
-import { BoxKeyPair, boxKeyPairFromSeed } from '@game-wallet/crypto';
+import { AppError } from '@game-wallet/contracts';
+import { BoxKeyPair, IntegrityError, boxKeyPairFromSeed, openSealed } from '@game-wallet/crypto';
 import { hkdfSync } from 'node:crypto';
 import { KEY_ENCRYPTION_KEY } from '../tokens/key-encryption-key';
 
@@ -22,3 +23,18 @@ export const passwordBoxProvider: Provider = {
     }
   },
 };
+
+/**
+ * The password digest the gateway sealed to {@link PASSWORD_BOX} with the operator's e-mail as associated data. Sealed
+ * to another key (identity's key-encryption key changed meanwhile): 503, and the gateway fetches the key again.
+ */
+export function openPassword(box: BoxKeyPair, sealed: string, email: string): string {
+  try {
+    return openSealed(box, sealed, Buffer.from(email)).toString('utf8');
+  } catch (error) {
+    if (error instanceof IntegrityError) {
+      throw new AppError('SERVICE_UNAVAILABLE', 'The password could not be read; try again');
+    }
+    throw error;
+  }
+}

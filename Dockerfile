@@ -78,7 +78,9 @@ USER 1000:1000
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # Also in the image: migrate.js (identity, wallet, core: the schema's migrations, for MIGRATIONS=job), and the
-# operator commands cli/rewrap.js and cli/hsm-create-key.js (wallet) and cli/rotate-signing-key.js (identity). With
+# operator commands cli/rewrap.js and cli/hsm-create-key.js (wallet), cli/rotate-signing-key.js and
+# cli/create-operator.js (identity: `node cli/create-operator.js --email you@example.com` prints a one-time invitation
+# link for the first owner). With
 # WALLET_MASTER_KEY_PROVIDER=pkcs11 the HSM vendor's PKCS#11 module (.so) is mounted into the wallet's container.
 CMD ["node", "main.js"]
 

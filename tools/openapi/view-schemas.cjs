@@ -44,6 +44,14 @@ const VIEW_TYPES = [
   'RecoveryCodesView',
   'PasskeyCreationOptionsView',
   'PasskeyView',
+  // the console's team
+  'OperatorList',
+  'OperatorView',
+  'OperatorSessionList',
+  'InvitationList',
+  'CreatedInvitationView',
+  'InvitationPreview',
+  'ConsoleSettingsView',
 ];
 
 const OUTPUT = join('libs', 'contracts', 'src', 'view-schemas.json');

@@ -11,6 +11,7 @@ import { ConsoleEndpointsController } from './console/console-endpoints.controll
 import { ConsoleGamesController } from './console/console-games.controller';
 import { ConsoleSessionController } from './console/console-session.controller';
 import { PasswordSealer } from './console/password-sealer';
+import { ConsoleTeamController } from './console/console-team.controller';
 import { ServicesHealthController } from './health/services-health.controller';
 import { JwksController } from './jwks/jwks.controller';
 import { ProfilesController } from './profiles/profiles.controller';
@@ -42,6 +43,7 @@ export class BaseApiModule {
         ConsoleAccountController,
         ConsoleEndpointsController,
         ConsoleGamesController,
+        ConsoleTeamController,
         WalletsController,
         ConsoleAppController,
         OpenApiController,

@@ -1,5 +1,5 @@
 import { DEFAULT_SIGNING_POLICY } from '@game-wallet/contracts';
-import { GameFixture, HttpResult, TEST_OPERATOR, TestPlatform, consoleToken, createGame, createKey, http, mappedRoutes, waitFor } from '@game-wallet/testing';
+import { GameFixture, HttpResult, TEST_OPERATOR, TestPlatform, consoleToken, createGame, createKey, http, invitationToken, mappedRoutes, waitFor } from '@game-wallet/testing';
 import Ajv2020 from 'ajv/dist/2020';
 import { Secret, TOTP } from 'otpauth';
 import { execFileSync } from 'node:child_process';
@@ -26,6 +26,9 @@ function redacted(value: unknown): unknown {
     Object.entries(value).map(([name, inner]) => {
       if (name === 'key' && typeof inner === 'string') {
         return [name, `gk_${'Example0'.repeat(5)}`];
+      }
+      if (name === 'link' && typeof inner === 'string') {
+        return [name, inner.replace(/#token=.*$/, `#token=${'Example0'.repeat(5)}Exa`)];
       }
       if ((name === 'jwt' || name === 'token') && typeof inner === 'string') {
         const [header] = inner.split('.');
@@ -267,6 +270,38 @@ describe('OpenAPI documents and the answers they describe', () => {
     conforms('base', 'DELETE', '/v1/console/account/sessions', await http('DELETE', account('/sessions'), asOperator));
     conforms('base', 'DELETE', '/v1/console/account/totp', await http('DELETE', account('/totp'), asOperator));
     conforms('base', 'DELETE', '/v1/console/account/totp', await http('DELETE', account('/totp'), asOperator));
+    // ---- the console's team (operators, invitations, settings) ----
+    {
+      const fresh = { bearer: await consoleToken(platform) };
+      const team = (path: string) => `${base}/v1/console${path}`;
+      conforms('base', 'GET', '/v1/console/operators', await http('GET', team('/operators'), fresh));
+      conforms('base', 'GET', '/v1/console/invitations', await http('GET', team('/invitations'), fresh));
+      const invited = await http<{ id: string; link: string }>('POST', team('/invitations'), { ...fresh, body: { email: 'documented@example.com', grants: [{ role: 'viewer', gameId: game.gameId }] } });
+      conforms('base', 'POST', '/v1/console/invitations', invited);
+      conforms('base', 'POST', '/v1/console/invitations', await http('POST', team('/invitations'), { ...fresh, body: { email: 'not an e-mail', grants: [] } }));
+      const inviteToken = invitationToken(invited.body.link);
+      conforms('base', 'POST', '/v1/console/invitations/preview', await http('POST', team('/invitations/preview'), { body: { token: inviteToken } }));
+      conforms('base', 'POST', '/v1/console/invitations/preview', await http('POST', team('/invitations/preview'), { body: { token: 'unknown' } }));
+      const joined = await http<{ token: string }>('POST', team('/invitations/accept'), { body: { token: inviteToken, password: 'documented password', displayName: 'Documented' } });
+      conforms('base', 'POST', '/v1/console/invitations/accept', joined);
+      conforms('base', 'POST', '/v1/console/invitations/accept', await http('POST', team('/invitations/accept'), { body: { token: inviteToken, password: 'documented password', displayName: 'Documented' } }));
+      const joinedId = (await http<{ operator: { id: string } }>('GET', `${base}/v1/console/session`, { bearer: joined.body.token })).body.operator.id;
+      conforms('base', 'PATCH', '/v1/console/operators/{operatorId}', await http('PATCH', team(`/operators/${joinedId}`), { ...fresh, body: { grants: [{ role: 'support', gameId: game.gameId }] } }));
+      conforms('base', 'PATCH', '/v1/console/operators/{operatorId}', await http('PATCH', team(`/operators/${joinedId}`), { ...fresh, body: {} }));
+      const sessions = await http<{ items: { id: string }[] }>('GET', team(`/operators/${joinedId}/sessions`), fresh);
+      conforms('base', 'GET', '/v1/console/operators/{operatorId}/sessions', sessions);
+      conforms('base', 'DELETE', '/v1/console/operators/{operatorId}/sessions/{sessionId}', await http('DELETE', team(`/operators/${joinedId}/sessions/${sessions.body.items[0].id}`), fresh));
+      conforms('base', 'DELETE', '/v1/console/operators/{operatorId}/sessions/{sessionId}', await http('DELETE', team(`/operators/${joinedId}/sessions/${sessions.body.items[0].id}`), fresh));
+      conforms('base', 'DELETE', '/v1/console/operators/{operatorId}/sessions', await http('DELETE', team(`/operators/${joinedId}/sessions`), fresh));
+      const pending = await http<{ id: string }>('POST', team('/invitations'), { ...fresh, body: { email: 'revoked@example.com', grants: [{ role: 'viewer', gameId: null }] } });
+      conforms('base', 'DELETE', '/v1/console/invitations/{invitationId}', await http('DELETE', team(`/invitations/${pending.body.id}`), fresh));
+      conforms('base', 'DELETE', '/v1/console/invitations/{invitationId}', await http('DELETE', team(`/invitations/${pending.body.id}`), fresh));
+      conforms('base', 'GET', '/v1/console/settings', await http('GET', team('/settings'), fresh));
+      conforms('base', 'PUT', '/v1/console/settings', await http('PUT', team('/settings'), { ...fresh, body: { requireTwoFactor: false } }));
+      conforms('base', 'PUT', '/v1/console/settings', await http('PUT', team('/settings'), { ...fresh, body: { requireTwoFactor: 'no' } }));
+      conforms('base', 'DELETE', '/v1/console/operators/{operatorId}', await http('DELETE', team(`/operators/${joinedId}`), fresh));
+      conforms('base', 'DELETE', '/v1/console/operators/{operatorId}', await http('DELETE', team(`/operators/${joinedId}`), fresh));
+    }
     conforms('base', 'DELETE', '/v1/console/session', await http('DELETE', `${base}/v1/console/session`, asOperator));
     conforms('base', 'GET', '/v1/console/session', await http('GET', `${base}/v1/console/session`, asOperator));
 

@@ -8,6 +8,7 @@ import {
   loadServiceConfig,
   optionalStringVar,
   serviceEnvShape,
+  urlVar,
   z,
 } from '@game-wallet/config';
 
@@ -18,6 +19,10 @@ export interface IdentityConfig extends ServiceConfig {
   keyEncryptionKey?: Buffer;
   consoleAdminEmail?: string;
   consoleAdminPassword?: string;
+  /** Where invitation links are mailed from, when both are set; otherwise links are only shown to the inviter. */
+  smtp?: { url: string; from: string };
+  /** false: the first operator is not made at start (the `create-operator` command invites them instead). */
+  firstOperatorAtStart?: boolean;
 }
 
 /** The identity service's own variables. */
@@ -34,19 +39,44 @@ const identityVariables = {
   CONSOLE_ADMIN_EMAIL: z
     .preprocess((value) => (value === '' ? undefined : value), z.email('must be an e-mail address').optional())
     .register(envDocs, {
-      description: 'E-mail address of the first console operator, created when the platform starts with no operator (stored in lower case).',
-      required: { production: true },
-      default: '`admin@localhost`',
+      description:
+        'E-mail address of the first console operator (an owner of every game), created with `CONSOLE_ADMIN_PASSWORD` when ' +
+        'the platform starts with no operator (stored in lower case). Not needed once an operator exists. In production, ' +
+        'instead of both, `node cli/create-operator.js --email <address>` prints a one-time invitation link for the first owner.',
+      required: { when: 'with `CONSOLE_ADMIN_PASSWORD`' },
+      default: '`admin@localhost` (development only; alone, it is not used)',
     }),
   CONSOLE_ADMIN_PASSWORD: optionalStringVar()
     .refine((value) => value === undefined || value.length >= 12, 'must be at least 12 characters')
     .register(envDocs, {
-      description: 'Password of the first console operator: at least 12 characters. Used once, when the operator is created.',
-      required: { production: true },
-      default: 'a random password, printed once at the first start (and kept in `DATA_DIR/console-admin.txt`)',
+      description:
+        'Password of the first console operator: at least 12 characters. Used once, when the operator is created; once ' +
+        'an operator exists identity warns at every start until it is removed from the environment.',
+      default: 'a random password, printed once at the first start (and kept in `DATA_DIR/console-admin.txt`; development only)',
       secret: true,
     }),
+  SMTP_URL: urlVar(['smtp:', 'smtps:']).register(envDocs, {
+    description:
+      'Mail server that sends console invitation links, as `smtp://user:password@host:587` (STARTTLS when the server offers it) ' +
+      'or `smtps://…:465` (TLS). Unset, no mail is sent: the console shows each link once, to copy. A mail that cannot be ' +
+      'sent does not fail the invitation.',
+    required: { when: 'with `SMTP_FROM`' },
+    secret: true,
+  }),
+  SMTP_FROM: optionalStringVar()
+    .refine((value) => value === undefined || (value.length <= 320 && !/[\r\n]/.test(value)), 'must be one line, an address or `Name <address>`')
+    .register(envDocs, {
+      description: 'Sender of the invitation mails, `console@example.com` or `Game Wallet <console@example.com>`.',
+      required: { when: 'with `SMTP_URL`' },
+    }),
 };
+
+/** `[a, b]`: `a` is of no use without `b` (the other way round, `b` alone is simply not used), or both ways. */
+const PAIRS: { variable: string; needs: string; both: boolean }[] = [
+  // The e-mail alone stays harmless (a Kubernetes ConfigMap may keep it once the password's Secret key is removed).
+  { variable: 'CONSOLE_ADMIN_PASSWORD', needs: 'CONSOLE_ADMIN_EMAIL', both: false },
+  { variable: 'SMTP_URL', needs: 'SMTP_FROM', both: true },
+];
 
 const spec: ServiceConfigSpec<typeof identityVariables> = {
   service: 'identity',
@@ -54,7 +84,17 @@ const spec: ServiceConfigSpec<typeof identityVariables> = {
   defaultPort: 3101,
   databaseVariable: 'IDENTITY_DATABASE_URL',
   extra: identityVariables,
-  requiredInProduction: ['IDENTITY_KEY_ENCRYPTION_KEY', 'CONSOLE_ADMIN_EMAIL', 'CONSOLE_ADMIN_PASSWORD'],
+  requiredInProduction: ['IDENTITY_KEY_ENCRYPTION_KEY'],
+  refine: (env, context) => {
+    for (const { variable, needs, both } of PAIRS) {
+      const [has, hasNeeded] = [Boolean(env[variable]?.trim()), Boolean(env[needs]?.trim())];
+      if (has && !hasNeeded) {
+        context.addIssue({ code: 'custom', path: [needs], message: `must be set with ${variable}` });
+      } else if (both && hasNeeded && !has) {
+        context.addIssue({ code: 'custom', path: [variable], message: `must be set with ${needs}` });
+      }
+    }
+  },
 };
 
 /** Every variable the identity service reads; `docs/configuration.md` is generated from it. */
@@ -69,5 +109,6 @@ export function loadIdentityConfig(env: Env): IdentityConfig {
     keyEncryptionKey: extra.IDENTITY_KEY_ENCRYPTION_KEY ? Buffer.from(extra.IDENTITY_KEY_ENCRYPTION_KEY, 'base64') : undefined,
     consoleAdminEmail: extra.CONSOLE_ADMIN_EMAIL?.toLowerCase(),
     consoleAdminPassword: extra.CONSOLE_ADMIN_PASSWORD,
+    smtp: extra.SMTP_URL !== undefined && extra.SMTP_FROM !== undefined ? { url: extra.SMTP_URL, from: extra.SMTP_FROM } : undefined,
   };
 }

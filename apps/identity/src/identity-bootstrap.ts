@@ -5,7 +5,7 @@ import { BroadcastSubscriber } from '@game-wallet/transport';
 import { DataSource } from 'typeorm';
 import { IdentityConfig } from './config';
 import { IDENTITY_CONFIG } from './identity-config.token';
-import { OperatorsService } from './operators/operators.service';
+import { FirstOperator } from './team/first-operator';
 import { SigningKeysService } from './tokens/signing-keys.service';
 
 /**
@@ -21,14 +21,14 @@ export class IdentityBootstrap implements OnApplicationBootstrap, OnModuleDestro
   constructor(
     private readonly dataSource: DataSource,
     private readonly signingKeys: SigningKeysService,
-    private readonly operators: OperatorsService,
+    private readonly firstOperator: FirstOperator,
     @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await runLocked(this.dataSource, 'game-wallet:identity:bootstrap', async () => {
       await this.signingKeys.ensureKey();
-      await this.operators.ensureFirstOperator();
+      await this.firstOperator.ensure();
     });
     await this.signingKeys.reload();
     this.subscriber = new BroadcastSubscriber(this.config.redisUrl, 'identity');

@@ -10,6 +10,7 @@ import { IdentityBootstrap } from './identity-bootstrap';
 import { IDENTITY_CONFIG } from './identity-config.token';
 import { OperatorsModule } from './operators/operators.module';
 import { ProfilesModule } from './profiles/profiles.module';
+import { TeamModule } from './team/team.module';
 import { TokensModule } from './tokens/tokens.module';
 
 /** The identity service: games, API keys, profiles, tokens, console operators, audit. */
@@ -22,7 +23,7 @@ export class IdentityModule {
       config: { token: IDENTITY_CONFIG, value: config },
       database: identityDataSourceOptions(config.databaseUrl),
       migrations: config.migrations,
-      imports: [ConsoleAccessModule, AuditModule, GamesModule, ApiKeysModule, TokensModule, ProfilesModule, OperatorsModule],
+      imports: [ConsoleAccessModule, AuditModule, GamesModule, ApiKeysModule, TokensModule, ProfilesModule, OperatorsModule, TeamModule],
       providers: [IdentityBootstrap],
     });
   }

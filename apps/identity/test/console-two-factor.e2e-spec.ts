@@ -225,7 +225,8 @@ describe('console two-factor sign-in, step-up and own account', () => {
       const listed = (await api(current, 'GET', '/account/sessions')).body.items as unknown as ConsoleSessionEntryView[];
       expect(listed.find((entry) => entry.id === otherId)).toMatchObject({ current: false, ip: '203.0.113.52' });
       expect(listed.filter((entry) => entry.current)).toHaveLength(1);
-      expect((await api(other, 'GET', '/session', undefined, second.baseUrl)).status).toBe(200);
+      // /endpoints is answered by the gateway alone: only its own list of ended sessions refuses there.
+      expect((await api(other, 'GET', '/endpoints', undefined, second.baseUrl)).status).toBe(200);
       // Not mine, unknown, malformed: 404.
       expect((await api(owner, 'DELETE', `/account/sessions/${otherId}`)).status).toBe(404);
       expect((await api(current, 'DELETE', `/account/sessions/${randomUUID()}`)).status).toBe(404);
@@ -233,12 +234,12 @@ describe('console two-factor sign-in, step-up and own account', () => {
 
       expect((await api(current, 'DELETE', `/account/sessions/${otherId}`)).status).toBe(204);
       const started = Date.now();
-      await waitFor(async () => (await api(other, 'GET', '/session', undefined, second.baseUrl)).status === 401, 3000, 'the second gateway refusing the ended session');
+      await waitFor(async () => (await api(other, 'GET', '/endpoints', undefined, second.baseUrl)).status === 401, 3000, 'the second gateway refusing the ended session');
       expect(Date.now() - started).toBeLessThanOrEqual(1000);
       await platform.restartApp('gateway#2');
-      const afterRestart = await api(other, 'GET', '/session', undefined, second.baseUrl);
+      const afterRestart = await api(other, 'GET', '/endpoints', undefined, second.baseUrl);
       expect([afterRestart.status, afterRestart.body.code]).toEqual([401, 'TOKEN_REVOKED']);
-      expect((await api(current, 'GET', '/session', undefined, second.baseUrl)).status).toBe(200);
+      expect((await api(current, 'GET', '/endpoints', undefined, second.baseUrl)).status).toBe(200);
       expect((await audited('operator.sessions_ended')).at(-1)?.details).toMatchObject({ sessionIds: [otherId] });
     });
 
@@ -253,7 +254,7 @@ describe('console two-factor sign-in, step-up and own account', () => {
       const changed = await api(current, 'PUT', '/account/password', { currentPassword: PLAIN.password, newPassword: 'a-new-password-of-mine' });
       expect(changed.status).toBe(200);
       expect(changed.body.endedSessions).toBeGreaterThanOrEqual(1);
-      await waitFor(async () => (await api(other, 'GET', '/session', undefined, second.baseUrl)).status === 401, 1000, 'the other session refused on the second gateway');
+      await waitFor(async () => (await api(other, 'GET', '/endpoints', undefined, second.baseUrl)).status === 401, 1000, 'the other session refused on the second gateway');
       expect((await api(current, 'GET', '/session')).status).toBe(200);
       expect((await signIn(PLAIN, '203.0.113.62')).status).toBe(401);
       PLAIN.password = 'a-new-password-of-mine';

@@ -130,6 +130,18 @@ export class GatewayAuth {
     if (!(error instanceof AppError) || ERROR_STATUS[error.code] !== 401) {
       return Promise.reject(error);
     }
+    return this.countFailure(ip, error);
+  }
+
+  /**
+   * A public route's wrong guess at a secret it takes (an unknown invitation token: 404 `NOT_FOUND`) counts against the
+   * client's IP as a failed authentication does; anything else is rethrown as it is.
+   */
+  failedGuess(ip: string, error: unknown): Promise<never> {
+    return error instanceof AppError && error.code === 'NOT_FOUND' ? this.countFailure(ip, error) : Promise.reject(error);
+  }
+
+  private countFailure(ip: string, error: AppError): Promise<never> {
     return Promise.resolve(this.limiter.take(`auth-failures:${ip}`, this.options.authFailuresPerIp)).then((decision) => {
       if (decision.allowed) {
         throw error;

@@ -19,3 +19,4 @@ export * from './pattern-callers';
 export * from './signing-rules';
 export * from './console-access';
 export * from './console-roles-table';
+export type * from './console-team';

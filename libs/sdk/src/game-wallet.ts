@@ -1,5 +1,6 @@
 import type { Jwks } from './contract-types';
 import { ConsoleAccountApi, ConsoleAccountResource, ConsoleSessionApi, ConsoleSessionResource } from './console-account';
+import { ConsoleTeamApi, ConsoleTeamResource } from './console-team';
 import { ClientOptions, HttpClient, RequestOptions } from './http-client';
 import { PlayersResource, ProfilesResource, PublicApi, SigningPolicyResource, WalletsResource } from './resources';
 import type { HealthOptions, HealthReport, PlayersApi, ProfilesApi, SigningPolicyApi, WalletsApi } from './types';
@@ -112,6 +113,8 @@ export class ConsoleClient {
   readonly session: ConsoleSessionApi;
   /** The operator's own account: name, password, sessions, second factors. */
   readonly account: ConsoleAccountApi;
+  /** The team (owners): operators, their roles and sessions, invitations, the instance's console settings. */
+  readonly team: ConsoleTeamApi;
 
   constructor(options: ConsoleClientOptions) {
     const { token } = options;
@@ -122,6 +125,7 @@ export class ConsoleClient {
     this.signingPolicy = new SigningPolicyResource(http, urlOption('baseUrl', options.baseUrl));
     this.session = new ConsoleSessionResource(http, urlOption('baseUrl', options.baseUrl));
     this.account = new ConsoleAccountResource(http, urlOption('baseUrl', options.baseUrl));
+    this.team = new ConsoleTeamResource(http, urlOption('baseUrl', options.baseUrl));
   }
 }
 

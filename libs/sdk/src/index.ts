@@ -23,6 +23,7 @@ export type {
   WalletWithProfile,
   WalletsApi,
 } from './types';
+export type { ConsoleTeamApi, InvitationAcceptance, OperatorChange } from './console-team';
 export { ProfileTokenVerifier, verifyProfileJwt } from './jwt/profile-token-verifier';
 export type { ExpectedApp, JwksSource, ProfileClaimsCheck, ProfileClaimsOptions, ProfileTokenVerifierOptions } from './jwt/profile-token-verifier';
 export type * from './contract-types';

@@ -15,3 +15,4 @@ export * from './raw-http';
 export * from './fuzz';
 export * from './config-docs';
 export * from './step-up';
+export * from './operators';

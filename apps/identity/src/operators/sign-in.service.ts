@@ -15,7 +15,7 @@ import { SIGN_IN_CHALLENGE_TTL_SECONDS, SignInChallenges } from './sign-in-chall
 import { SignInCount, SignInLimiter } from './sign-in-limiter';
 
 /** How long a console session lasts. */
-const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
 /** Where a sign-in comes from, for the limits, the sessions list and the passkey ceremony. */
 export interface SignInClient {

@@ -41,6 +41,13 @@ export class RevocationsService {
     await this.broadcast({ profiles: [], sessions: [{ sessionId, expiresAt: expiresAt.getTime() }], apiKeys: [] });
   }
 
+  /** Console sessions ended together (an operator suspended or removed), told to the gateways in one broadcast. */
+  async sessionsRevoked(sessions: readonly { id: string; expiresAt: Date }[]): Promise<void> {
+    if (sessions.length > 0) {
+      await this.broadcast({ profiles: [], sessions: sessions.map(({ id, expiresAt }) => ({ sessionId: id, expiresAt: expiresAt.getTime() })), apiKeys: [] });
+    }
+  }
+
   /**
    * Every profile token the API key issued before `revokedBefore` (its own, and those refreshed from them) is refused
    * from now on. Saved with `manager`, in the transaction that deletes the key; {@link apiKeyTokensRevoked} tells the

@@ -16,8 +16,9 @@ export class InvitationEntity {
   @Column({ name: 'token_hash', type: 'char', length: 64 })
   tokenHash!: string;
 
-  @Column({ name: 'invited_by', type: 'uuid' })
-  invitedBy!: string;
+  /** null: made from the command line (`npm run operator:create`) */
+  @Column({ name: 'invited_by', type: 'uuid', nullable: true })
+  invitedBy!: string | null;
 
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -68,6 +68,10 @@ export async function signOutThroughMenu(page: Page): Promise<void> {
 /** Saves a screenshot: the whole page, or what the window shows while a dialog is open (`fullPage: false`). */
 export async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
+  if (fullPage) {
+    // From the top: the sticky header would otherwise be drawn where the window was scrolled to.
+    await page.evaluate(() => window.scrollTo(0, 0));
+  }
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage });
 }
 

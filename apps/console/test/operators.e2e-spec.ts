@@ -131,7 +131,8 @@ describe('web console: operators, second factors, step-up (Chromium)', () => {
       await page.getByRole('button', { name: 'Add a passkey' }).click();
       await page.getByRole('dialog', { name: 'Add a passkey' }).getByLabel('Passkey name').fill('Virtual key');
       await page.getByRole('button', { name: 'Create passkey' }).click();
-      const added = page.getByRole('cell', { name: 'Virtual key', exact: true });
+      // By its text: on a phone a cell's name also holds its column's label (CSS generated content).
+      const added = page.getByRole('table', { name: 'Your passkeys' }).getByText('Virtual key', { exact: true });
       const refused = page.getByRole('dialog', { name: 'Add a passkey' }).getByRole('alert');
       await added.or(refused).waitFor();
       await expect(refused.count().then(async (count) => (count === 0 ? null : refused.textContent()))).resolves.toBeNull();
@@ -176,7 +177,7 @@ describe('web console: operators, second factors, step-up (Chromium)', () => {
       await expect(page.getByLabel(/Secret key/).inputValue()).resolves.toMatch(/^gk_/);
       await stepUp.waitFor({ state: 'detached' });
       await page.getByRole('button', { name: 'Done' }).click();
-      await page.getByRole('cell', { name: `${label} stepped up`, exact: true }).waitFor();
+      await page.locator('td[data-label="Name"]').getByText(`${label} stepped up`, { exact: true }).waitFor();
 
       // Sign-in with the passkey instead of a code.
       await signOutThroughMenu(page);

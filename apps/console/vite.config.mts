@@ -14,8 +14,14 @@ export default defineConfig({
   root: here,
   base: '/console/',
   plugins: [react()],
-  // The signing rules' sentences and scope are the contract's own code (a module with no dependency), bundled here.
-  resolve: { alias: { '@game-wallet/contracts/signing-rules': fileURLToPath(new URL('../../libs/contracts/src/signing-rules.ts', import.meta.url)) } },
+  // The signing rules' sentences and scope, and the console's permission table, are the contract's own code (modules
+  // with no dependency), bundled here.
+  resolve: {
+    alias: {
+      '@game-wallet/contracts/signing-rules': fileURLToPath(new URL('../../libs/contracts/src/signing-rules.ts', import.meta.url)),
+      '@game-wallet/contracts/console-access': fileURLToPath(new URL('../../libs/contracts/src/console-access.ts', import.meta.url)),
+    },
+  },
   build: {
     outDir: fileURLToPath(new URL('../../dist/apps/console', import.meta.url)),
     emptyOutDir: true,

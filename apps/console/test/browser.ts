@@ -56,12 +56,22 @@ export async function openSignedIn(page: Page, platform: TestPlatform, path = '/
   await page.goto(`${platform.baseUrl}/console${path}`);
   await page.getByLabel('E-mail').waitFor();
   await signInThroughForm(page);
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await page.getByRole('button', { name: 'Account menu' }).waitFor();
+}
+
+/** Signs out through the header's user menu. */
+export async function signOutThroughMenu(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).click();
 }
 
 /** Saves a screenshot: the whole page, or what the window shows while a dialog is open (`fullPage: false`). */
 export async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
+  if (fullPage) {
+    // From the top: the sticky header would otherwise be drawn where the window was scrolled to.
+    await page.evaluate(() => window.scrollTo(0, 0));
+  }
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage });
 }
 
@@ -98,4 +108,20 @@ export async function startTogether(...starts: Promise<unknown>[]): Promise<void
   if (failed !== undefined) {
     throw failed.reason;
   }
+}
+
+export const describeViolations = (violations: AxeViolation[]): string[] =>
+  violations.map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+
+/**
+ * Checks the screen as it shows now (no serious or critical axe-core violation, nothing wider than the window) and
+ * saves its screenshot: the whole page, or what the window shows while a dialog is open (`fullPage: false`).
+ */
+export async function checkScreen(page: Page, name: string, fullPage = true): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await page.locator('.spinner').first().waitFor({ state: 'detached' });
+  expect({ screen: name, violations: describeViolations(await seriousAxeViolations(page)) }).toEqual({ screen: name, violations: [] });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect({ screen: name, overflowPx: overflow }).toEqual({ screen: name, overflowPx: 0 });
+  await screenshot(page, name, fullPage);
 }

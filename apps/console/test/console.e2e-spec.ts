@@ -2,7 +2,7 @@ import { GameFixture, TestPlatform, consoleToken, createGame, http, waitFor } fr
 import { Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { WatchedPage, launchChromium, openPage, openSignedIn, signInThroughForm, startTogether } from './browser';
+import { WatchedPage, launchChromium, openPage, openSignedIn, signInThroughForm, signOutThroughMenu, startTogether } from './browser';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 /** A 1×1 PNG. */
@@ -65,7 +65,7 @@ describe('web console (Chromium)', () => {
     expect(new URL(page.url()).pathname).toBe(`/console/games/${game.gameId}/audit`);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Sign-in game');
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signOutThroughMenu(page);
     await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
     await page.goto(`${platform.baseUrl}/console/`);
     await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();

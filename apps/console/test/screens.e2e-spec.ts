@@ -1,6 +1,6 @@
 import { TestPlatform, consoleToken, createGame, http, waitFor } from '@game-wallet/testing';
-import type { Browser, Page } from 'playwright-core';
-import { AxeViolation, VIEWPORTS, launchChromium, openPage, openSignedIn, screenshot, seriousAxeViolations, startTogether } from './browser';
+import type { Browser } from 'playwright-core';
+import { VIEWPORTS, checkScreen, launchChromium, openPage, openSignedIn, startTogether } from './browser';
 
 /**
  * Every screen of the console, at desktop (1280 px) and phone (390 px) width: no serious or critical axe-core
@@ -69,17 +69,7 @@ describe('web console screens (axe-core, screenshots)', () => {
     await platform?.stop();
   });
 
-  const describeViolations = (violations: AxeViolation[]) => violations.map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-
-  /** Checks the screen as it shows now and saves its screenshot. */
-  const check = async (page: Page, name: string, fullPage = true): Promise<void> => {
-    await page.waitForLoadState('networkidle');
-    await page.locator('.spinner').first().waitFor({ state: 'detached' });
-    expect({ screen: name, violations: describeViolations(await seriousAxeViolations(page)) }).toEqual({ screen: name, violations: [] });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect({ screen: name, overflowPx: overflow }).toEqual({ screen: name, overflowPx: 0 });
-    await screenshot(page, name, fullPage);
-  };
+  const check = checkScreen;
 
   it.each(Object.entries(VIEWPORTS))('%s: sign-in, games, create game, overview, API keys, new key, players, player, audit, signing policy, rule editor', async (label, viewport) => {
     const watched = await openPage(browser, viewport);

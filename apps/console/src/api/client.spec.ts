@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError, apiRequest, queryString } from './client';
+import { ApiError, STEP_UP_CANCELLED, apiRequest, isUnauthenticated, queryString, setStepUpHandler, stepUpCancelled } from './client';
 
 describe('apiRequest', () => {
   it('sends JSON to the console API on this origin with the session cookie', async () => {
@@ -53,5 +53,77 @@ describe('queryString', () => {
   it('leaves out empty values and encodes the rest', () => {
     expect(queryString({ uniqueId: 'a b&c', cursor: undefined, limit: 20, empty: '' })).toBe('?uniqueId=a+b%26c&limit=20');
     expect(queryString({ cursor: undefined })).toBe('');
+  });
+});
+
+describe('step-up', () => {
+  const stepUpRequired = () => new Response(JSON.stringify({ message: 'Confirm with a second factor', code: 'STEP_UP_REQUIRED' }), { status: 401 });
+  const created = () => new Response(JSON.stringify({ id: 'k1' }), { status: 201 });
+
+  it('asks for a second factor once for calls refused together, then sends each call again once and answers as if nothing happened', async () => {
+    const fetch = vi.fn<(url: string, init: RequestInit) => Promise<Response>>().mockResolvedValueOnce(stepUpRequired()).mockResolvedValueOnce(stepUpRequired()).mockImplementation(async () => created());
+    vi.stubGlobal('fetch', fetch);
+    let confirm: () => void = () => undefined;
+    const handler = vi.fn(() => new Promise<void>((resolve) => (confirm = resolve)));
+    const remove = setStepUpHandler(handler);
+    try {
+      const first = apiRequest('POST', '/games/g1/api-keys', { name: 'a' });
+      const second = apiRequest('DELETE', '/games/g1/api-keys/k0');
+      await vi.waitFor(() => expect(handler).toHaveBeenCalledTimes(1));
+      expect(fetch).toHaveBeenCalledTimes(2);
+      confirm();
+      await expect(first).resolves.toEqual({ id: 'k1' });
+      await expect(second).resolves.toEqual({ id: 'k1' });
+      expect(handler).toHaveBeenCalledTimes(1);
+      expect(fetch.mock.calls.map(([url, init]) => `${init.method} ${url}`)).toEqual([
+        'POST /v1/console/games/g1/api-keys',
+        'DELETE /v1/console/games/g1/api-keys/k0',
+        'POST /v1/console/games/g1/api-keys',
+        'DELETE /v1/console/games/g1/api-keys/k0',
+      ]);
+      expect(fetch.mock.calls[2][1].body).toBe('{"name":"a"}');
+    } finally {
+      remove();
+    }
+  });
+
+  it('rejects the call with a clear message when the operator cancels, and sends nothing more', async () => {
+    const fetch = vi.fn(async () => stepUpRequired());
+    vi.stubGlobal('fetch', fetch);
+    const remove = setStepUpHandler(() => Promise.reject(stepUpCancelled()));
+    try {
+      const error = await apiRequest('DELETE', '/games/g1/api-keys/k1').catch((failure: unknown) => failure);
+      expect(error).toMatchObject({ code: STEP_UP_CANCELLED, message: expect.stringMatching(/^Not done: .*cancelled/) });
+      expect(fetch).toHaveBeenCalledTimes(1);
+      expect(isUnauthenticated(error)).toBe(false);
+    } finally {
+      remove();
+    }
+  });
+
+  it('sends a call again only once: a second refusal is the answer', async () => {
+    const fetch = vi.fn(async () => stepUpRequired());
+    vi.stubGlobal('fetch', fetch);
+    const handler = vi.fn(async () => undefined);
+    const remove = setStepUpHandler(handler);
+    try {
+      await expect(apiRequest('POST', '/games/g1/api-keys', {})).rejects.toMatchObject({ code: 'STEP_UP_REQUIRED' });
+      expect([handler.mock.calls.length, fetch.mock.calls.length]).toEqual([1, 2]);
+    } finally {
+      remove();
+    }
+  });
+
+  it('passes STEP_UP_REQUIRED through when no handler is installed (public pages)', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => stepUpRequired()));
+    await expect(apiRequest('POST', '/games/g1/api-keys', {})).rejects.toMatchObject({ status: 401, code: 'STEP_UP_REQUIRED' });
+  });
+
+  it('counts as a lost session only the 401s that mean one: not a wrong password or second factor, nor a step-up', () => {
+    expect(isUnauthenticated(new ApiError(401, 'UNAUTHENTICATED', 'x'))).toBe(true);
+    expect(isUnauthenticated(new ApiError(401, 'TOKEN_REVOKED', 'x'))).toBe(true);
+    expect(isUnauthenticated(new ApiError(401, 'INVALID_CREDENTIALS', 'x'))).toBe(false);
+    expect(isUnauthenticated(new ApiError(401, 'STEP_UP_REQUIRED', 'x'))).toBe(false);
+    expect(isUnauthenticated(new ApiError(403, 'FORBIDDEN', 'x'))).toBe(false);
   });
 });

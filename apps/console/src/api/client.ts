@@ -15,11 +15,59 @@ export class ApiError extends Error {
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
+ * Asks the operator for a fresh second factor (the step-up dialog): resolves once the platform accepted one, rejects
+ * (with {@link STEP_UP_CANCELLED}) when the operator cancels.
+ */
+export type StepUpHandler = () => Promise<void>;
+
+let stepUpHandler: StepUpHandler | null = null;
+/** The step-up being asked for: calls refused together share one dialog. */
+let stepUpPending: Promise<void> | null = null;
+
+/** Installs the handler that answers 401 `STEP_UP_REQUIRED` (the step-up provider); returns its removal. */
+export function setStepUpHandler(handler: StepUpHandler): () => void {
+  stepUpHandler = handler;
+  return () => {
+    if (stepUpHandler === handler) {
+      stepUpHandler = null;
+    }
+  };
+}
+
+function stepUp(handler: StepUpHandler): Promise<void> {
+  stepUpPending ??= handler().finally(() => {
+    stepUpPending = null;
+  });
+  return stepUpPending;
+}
+
+/** The error of a call whose step-up the operator cancelled. */
+export const STEP_UP_CANCELLED = 'STEP_UP_CANCELLED';
+
+export function stepUpCancelled(): ApiError {
+  return new ApiError(401, STEP_UP_CANCELLED, 'Not done: this action needs you to confirm it is you, and that was cancelled.');
+}
+
+/**
  * One call to the console API on this origin. The session travels in its HttpOnly cookie, so the page itself never
  * holds a token. Errors become {@link ApiError} with the API's own `message`. `headers` adds to the request's own
- * (`If-Match`).
+ * (`If-Match`). An action refused with 401 `STEP_UP_REQUIRED` asks for a second factor (once for all calls refused
+ * together) and is sent again once: its caller sees only the second answer, or the cancellation.
  */
 export async function apiRequest<T>(method: Method, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  try {
+    return await send<T>(method, path, body, headers);
+  } catch (error) {
+    const handler = stepUpHandler;
+    if (!(error instanceof ApiError && error.code === 'STEP_UP_REQUIRED') || handler === null) {
+      throw error;
+    }
+    await stepUp(handler);
+    return send<T>(method, path, body, headers);
+  }
+}
+
+async function send<T>(method: Method, path: string, body: unknown, headers: Record<string, string>): Promise<T> {
   let response: Response;
   try {
     response = await fetch(`/v1/console${path}`, {
@@ -60,4 +108,8 @@ export function queryString(values: Record<string, string | number | undefined>)
   return text === '' ? '' : `?${text}`;
 }
 
-export const isUnauthenticated = (error: unknown): boolean => error instanceof ApiError && error.status === 401;
+/** 401 answers that leave the session as it was: a wrong password or second factor, a step-up asked for or cancelled. */
+const SESSION_KEPT: ReadonlySet<string> = new Set(['INVALID_CREDENTIALS', 'STEP_UP_REQUIRED', STEP_UP_CANCELLED]);
+
+/** Whether an error means the session ended (expired, signed out elsewhere, the operator removed). */
+export const isUnauthenticated = (error: unknown): boolean => error instanceof ApiError && error.status === 401 && !SESSION_KEPT.has(error.code);

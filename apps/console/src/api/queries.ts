@@ -6,6 +6,7 @@ import type {
   ConsoleEndpointsView,
   ConsolePlayerView,
   ConsoleSessionInfo,
+  ConsoleSessionView,
   CreatedApiKeyView,
   GameSummaryView,
   GameView,
@@ -21,6 +22,7 @@ import type {
   SigningPolicyVersionView,
   SigningPolicyView,
 } from '@game-wallet/contracts/views';
+import type { SecondFactorChallengeView, SecondFactorInput } from '@game-wallet/contracts/console-access';
 import { ApiError, apiRequest, queryString } from './client';
 
 export const queryKeys = {
@@ -35,6 +37,11 @@ export const queryKeys = {
   policyVersions: (gameId: string) => ['policy-versions', gameId] as const,
   policyDraft: (gameId: string) => ['policy-draft', gameId] as const,
   policyDifferences: (gameId: string, cursor: string | undefined) => ['policy-differences', gameId, cursor ?? ''] as const,
+  accountSessions: ['account-sessions'] as const,
+  operators: ['operators'] as const,
+  operatorSessions: (operatorId: string) => ['operator-sessions', operatorId] as const,
+  invitations: ['invitations'] as const,
+  settings: ['settings'] as const,
 };
 
 /** Rows per page of the players and audit tables. */
@@ -171,15 +178,35 @@ export function useAudit(gameId: string, cursor: string | undefined) {
   });
 }
 
+/** What the second step of a sign-in needs: the challenge to send back, the operator's methods, passkey options. */
+export type SecondFactorChallenge = SecondFactorChallengeView['secondFactor'];
+
 /**
  * Signs in. Not a cached mutation, so the password is not kept once the call ends; the answer's bearer token (for
- * scripts) is dropped too: the console relies on the HttpOnly session cookie the same answer sets.
+ * scripts) is dropped too: the console relies on the HttpOnly session cookie the same answer sets. Answers the
+ * challenge of the second step for an operator with a second factor (no session yet), else null (signed in).
  */
-export function useSignIn(): (email: string, password: string) => Promise<void> {
+export function useSignIn(): (email: string, password: string) => Promise<SecondFactorChallenge | null> {
   const client = useQueryClient();
   return useCallback(
     async (email: string, password: string) => {
-      await apiRequest<unknown>('POST', '/session', { email, password });
+      const answer = await apiRequest<ConsoleSessionView | SecondFactorChallengeView>('POST', '/session', { email, password });
+      if ('secondFactor' in answer) {
+        return answer.secondFactor;
+      }
+      await client.invalidateQueries({ queryKey: queryKeys.session });
+      return null;
+    },
+    [client],
+  );
+}
+
+/** The second step of a sign-in: the challenge and one second factor; the answer's cookie signs the operator in. */
+export function useSecondFactor(): (challenge: string, factor: SecondFactorInput) => Promise<void> {
+  const client = useQueryClient();
+  return useCallback(
+    async (challenge: string, factor: SecondFactorInput) => {
+      await apiRequest<unknown>('POST', '/session/second-factor', { challenge, ...factor });
       await client.invalidateQueries({ queryKey: queryKeys.session });
     },
     [client],

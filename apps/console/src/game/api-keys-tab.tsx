@@ -8,10 +8,11 @@ import { EmptyState } from '../ui/states';
 import { useToast } from '../ui/toasts';
 import { AddKeyDialog } from './add-key-dialog';
 import { DeleteKeyDialog } from './delete-key-dialog';
+import { usePermissions } from '../session/permissions';
 import { useCurrentGame } from './game-context';
 
 /** The Active/Inactive switch of a key: flips at once, and flips back with a message when the platform refuses. */
-function KeySwitch({ gameId, apiKey }: { gameId: string; apiKey: ApiKeyView }) {
+function KeySwitch({ gameId, apiKey, allowed }: { gameId: string; apiKey: ApiKeyView; allowed: boolean }) {
   const setActive = useSetKeyActive(gameId);
   const notify = useToast();
   const toggle = () =>
@@ -24,7 +25,7 @@ function KeySwitch({ gameId, apiKey }: { gameId: string; apiKey: ApiKeyView }) {
     );
   return (
     <span className="switch-field">
-      <button type="button" role="switch" aria-checked={apiKey.active} aria-label={`Active: ${apiKey.name}`} className="switch" onClick={toggle}>
+      <button type="button" role="switch" aria-checked={apiKey.active} aria-label={`Active: ${apiKey.name}`} className="switch" disabled={!allowed} onClick={toggle}>
         <span className="switch-thumb" aria-hidden="true" />
       </button>
       <span className={apiKey.active ? 'badge on' : 'badge off'} aria-hidden="true">
@@ -41,15 +42,18 @@ export function ApiKeysTab() {
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<ApiKeyView | null>(null);
   const addButton = useRef<HTMLButtonElement>(null);
+  const can = usePermissions(game.id);
 
   return (
     <div className="stack">
       <SectionHeader
         title="API Keys"
         action={
-          <button ref={addButton} type="button" className="button primary" onClick={() => setAdding(true)}>
-            Add API Key
-          </button>
+          can.has('apiKeys.create') ? (
+            <button ref={addButton} type="button" className="button primary" onClick={() => setAdding(true)}>
+              Add API Key
+            </button>
+          ) : undefined
         }
       >
         Game servers send a key in the <code>x-api-key</code> header. Only a preview is kept; the secret is shown once.
@@ -90,7 +94,7 @@ export function ApiKeysTab() {
                       <code>{apiKey.preview}</code>
                     </td>
                     <td data-label="Status">
-                      <KeySwitch gameId={game.id} apiKey={apiKey} />
+                      <KeySwitch gameId={game.id} apiKey={apiKey} allowed={can.has('apiKeys.update')} />
                     </td>
                     <td data-label="Created">
                       <DateTime value={apiKey.createdAt} />
@@ -99,9 +103,11 @@ export function ApiKeysTab() {
                       <DateTime value={apiKey.lastUsedAt} fallback="Never" />
                     </td>
                     <td className="actions">
-                      <button type="button" className="button danger-ghost" aria-label={`Delete ${apiKey.name}`} onClick={() => setDeleting(apiKey)}>
-                        Delete
-                      </button>
+                      {can.has('apiKeys.delete') ? (
+                        <button type="button" className="button danger-ghost" aria-label={`Delete ${apiKey.name}`} onClick={() => setDeleting(apiKey)}>
+                          Delete
+                        </button>
+                      ) : null}
                     </td>
                   </tr>
                 ))}

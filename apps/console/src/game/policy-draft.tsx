@@ -10,7 +10,8 @@ import { Pager } from '../ui/pager';
 import { QueryView } from '../ui/query-view';
 import { useToast } from '../ui/toasts';
 import { useCurrentGame } from './game-context';
-import { RuleList } from './rule-list';
+import { useCan } from '../session/permissions';
+import { RuleList, RuleSentences } from './rule-list';
 
 /** An API failure in words; a stale version (412) with a way to read the policy again. */
 export function policyError(error: unknown, reload: () => void): ReactNode {
@@ -193,6 +194,8 @@ function DraftRules({ policy, draft, reloadPolicy }: { policy: SigningPolicyView
   const activate = useActivateDraft(game.id);
   const session = useSession();
   const notify = useToast();
+  const canDraft = useCan('policy.draft', game.id);
+  const canActivate = useCan('policy.write', game.id);
   const [confirming, setConfirming] = useState<'activate' | 'delete' | null>(null);
   const [error, setError] = useState<unknown>(null);
   const failed = (failure: unknown) => {
@@ -221,7 +224,11 @@ function DraftRules({ policy, draft, reloadPolicy }: { policy: SigningPolicyView
       {draft.baseVersion === policy.version ? null : (
         <p className="callout warning">The active policy has changed since this draft was written (now version {policy.version}): compare them before activating.</p>
       )}
-      <RuleList key={draft.updatedAt} label="Draft rules" saved={draft.rules} saveLabel="Save draft" onSave={saveRules} describeError={(failure) => policyError(failure, reloadPolicy)} />
+      {canDraft ? (
+        <RuleList key={draft.updatedAt} label="Draft rules" saved={draft.rules} saveLabel="Save draft" onSave={saveRules} describeError={(failure) => policyError(failure, reloadPolicy)} />
+      ) : (
+        <RuleSentences rules={draft.rules} label="Draft rules" />
+      )}
       {confirming === 'activate' ? (
         <Confirm confirmLabel="Activate draft" pending={activate.isPending} onConfirm={() => run('activate')} onCancel={() => setConfirming(null)}>
           The saved draft ({draft.rules.length} rules) becomes version {policy.version + 1} and decides every signing request within a second.
@@ -230,16 +237,20 @@ function DraftRules({ policy, draft, reloadPolicy }: { policy: SigningPolicyView
         <Confirm confirmLabel="Delete draft" danger pending={remove.isPending} onConfirm={() => run('delete')} onCancel={() => setConfirming(null)}>
           The draft and its differences are deleted; the active policy stays as it is.
         </Confirm>
-      ) : (
+      ) : canDraft || canActivate ? (
         <div className="form-actions">
-          <button type="button" className="button danger-ghost" onClick={() => setConfirming('delete')}>
-            Delete draft
-          </button>
-          <button type="button" className="button" onClick={() => setConfirming('activate')}>
-            Activate draft
-          </button>
+          {canDraft ? (
+            <button type="button" className="button danger-ghost" onClick={() => setConfirming('delete')}>
+              Delete draft
+            </button>
+          ) : null}
+          {canActivate ? (
+            <button type="button" className="button" onClick={() => setConfirming('activate')}>
+              Activate draft
+            </button>
+          ) : null}
         </div>
-      )}
+      ) : null}
       {error === null ? null : (
         <div className="form-error" role="alert">
           {policyError(error, reloadPolicy)}
@@ -256,7 +267,11 @@ function DraftRules({ policy, draft, reloadPolicy }: { policy: SigningPolicyView
 export function DraftColumn({ policy, draft, reloadPolicy }: { policy: SigningPolicyView; draft: SigningPolicyDraftView | null; reloadPolicy: () => void }) {
   const game = useCurrentGame();
   const start = useSaveDraft(game.id);
+  const canDraft = useCan('policy.draft', game.id);
   const [error, setError] = useState<string | null>(null);
+  if (draft === null && !canDraft) {
+    return <p className="muted">No draft: a draft is a policy tried beside the active one, deciding nothing, until an admin activates it.</p>;
+  }
   if (draft === null) {
     return (
       <>

@@ -8,6 +8,7 @@ import { ErrorState, Loading } from '../ui/states';
 import { useToast } from '../ui/toasts';
 import { useCurrentGame } from './game-context';
 import { DraftColumn, policyError } from './policy-draft';
+import { useCan } from '../session/permissions';
 import { PolicyTestPanel } from './policy-test-panel';
 import { RuleList, RuleSentences } from './rule-list';
 
@@ -61,6 +62,7 @@ function Versions() {
 function ActivePolicy({ policy, reloadPolicy }: { policy: SigningPolicyView; reloadPolicy: () => void }) {
   const game = useCurrentGame();
   const save = useSaveSigningPolicy(game.id);
+  const canWrite = useCan('policy.write', game.id);
   const session = useSession();
   const notify = useToast();
   const saveRules = async (rules: PolicyRule[]) => {
@@ -78,7 +80,11 @@ function ActivePolicy({ policy, reloadPolicy }: { policy: SigningPolicyView; rel
           </>
         )}
       </p>
-      <RuleList key={policy.version} label="Active rules" saved={policy.rules} saveLabel="Save policy" onSave={saveRules} describeError={(error) => policyError(error, reloadPolicy)} />
+      {canWrite ? (
+        <RuleList key={policy.version} label="Active rules" saved={policy.rules} saveLabel="Save policy" onSave={saveRules} describeError={(error) => policyError(error, reloadPolicy)} />
+      ) : (
+        <RuleSentences rules={policy.rules} label="Active rules" />
+      )}
       <Versions />
     </>
   );

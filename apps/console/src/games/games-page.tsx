@@ -4,12 +4,14 @@ import { useGames } from '../api/queries';
 import { DateTime } from '../ui/date-time';
 import { QueryView } from '../ui/query-view';
 import { EmptyState } from '../ui/states';
+import { useCan } from '../session/permissions';
 import { CreateGameDialog } from './create-game-dialog';
 
 /** The games list with "Create game". */
 export function GamesPage() {
   const games = useGames();
   const [creating, setCreating] = useState(false);
+  const canCreate = useCan('games.create');
   const heading = useRef<HTMLHeadingElement>(null);
   const items = games.data?.pages.flatMap((page) => page.items) ?? [];
 
@@ -22,9 +24,11 @@ export function GamesPage() {
           </h1>
           <p className="muted">Each game has its own API keys, players and wallets.</p>
         </div>
-        <button type="button" className="button primary" onClick={() => setCreating(true)}>
-          Create game
-        </button>
+        {canCreate ? (
+          <button type="button" className="button primary" onClick={() => setCreating(true)}>
+            Create game
+          </button>
+        ) : null}
       </div>
       <QueryView
         query={games}
@@ -32,10 +36,16 @@ export function GamesPage() {
         isEmpty={(data) => data.pages[0].items.length === 0}
         empty={
           <EmptyState title="No games yet">
-            <p>Create a game, then add an API key for its game server.</p>
-            <button type="button" className="button primary" onClick={() => setCreating(true)}>
-              Create your first game
-            </button>
+            {canCreate ? (
+              <>
+                <p>Create a game, then add an API key for its game server.</p>
+                <button type="button" className="button primary" onClick={() => setCreating(true)}>
+                  Create your first game
+                </button>
+              </>
+            ) : (
+              <p>None of your roles is for a game yet. Ask an owner of your team to give you one.</p>
+            )}
           </EmptyState>
         }
       >

@@ -2,8 +2,12 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { useSession } from '../api/queries';
 import { ErrorState, Loading } from '../ui/states';
 import { signInPathFor } from './next-path';
+import { needsSecondFactor } from './permissions';
 
-/** The signed-in part of the console: without a session, sign-in first, then back to the page that was asked for. */
+/**
+ * The signed-in part of the console: without a session, sign-in first, then back to the page that was asked for. When
+ * the instance requires two factors and the operator has none, the Account page, where they set one up.
+ */
 export function RequireSession() {
   const session = useSession();
   const location = useLocation();
@@ -19,6 +23,9 @@ export function RequireSession() {
   }
   if (session.data === null) {
     return <Navigate to={signInPathFor(location.pathname, location.search)} replace />;
+  }
+  if (needsSecondFactor(session.data) && location.pathname !== '/account') {
+    return <Navigate to="/account" replace />;
   }
   return <Outlet />;
 }

@@ -1,19 +1,11 @@
-import { Link, Outlet, useNavigate } from 'react-router';
-import { useSession, useSignOut } from '../api/queries';
-import { useToast } from '../ui/toasts';
+import { Link, NavLink, Outlet } from 'react-router';
+import { useCan } from '../session/permissions';
 import { GameSwitcher } from './game-switcher';
+import { UserMenu } from './user-menu';
 
-/** The frame of every signed-in page: brand, game switcher, who is signed in, sign-out. */
+/** The frame of every signed-in page: brand, game switcher, Team (for those who may see it), the user menu. */
 export function AppShell() {
-  const session = useSession();
-  const signOut = useSignOut();
-  const navigate = useNavigate();
-  const notify = useToast();
-  const leave = () =>
-    signOut.mutate(undefined, {
-      onSuccess: () => void navigate('/sign-in', { replace: true }),
-      onError: () => notify('Sign-out failed; try again', 'error'),
-    });
+  const seesTeam = useCan('operators.read');
   return (
     <div className="app">
       <a className="skip-link" href="#main">
@@ -26,12 +18,14 @@ export function AppShell() {
         </Link>
         <GameSwitcher />
         <div className="topbar-end">
-          <span className="operator" title="Signed in as">
-            {session.data?.operator.email}
-          </span>
-          <button type="button" className="button ghost" onClick={leave} disabled={signOut.isPending}>
-            Sign out
-          </button>
+          {seesTeam ? (
+            <nav aria-label="Console">
+              <NavLink to="/team" className={({ isActive }) => (isActive ? 'topbar-link active' : 'topbar-link')}>
+                Team
+              </NavLink>
+            </nav>
+          ) : null}
+          <UserMenu />
         </div>
       </header>
       <main id="main" className="page" tabIndex={-1}>

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useMatch } from 'react-router';
 import { useGame, useGames } from '../api/queries';
+import { useCan } from '../session/permissions';
 
 /**
  * The header's game switcher: a button that opens the list of games (a disclosure of links, so arrow keys and Tab
@@ -10,7 +11,8 @@ export function GameSwitcher() {
   const match = useMatch('/games/:gameId/*');
   const gameId = match?.params.gameId;
   const games = useGames();
-  const current = useGame(gameId ?? '');
+  const reachable = useCan('games.read', gameId ?? null);
+  const current = useGame(gameId && reachable ? gameId : '');
   const [open, setOpen] = useState(false);
   const listId = useId();
   const root = useRef<HTMLDivElement>(null);

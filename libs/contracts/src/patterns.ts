@@ -198,10 +198,11 @@ export interface PatternContract {
   /** `consoleUrl`: the console's public address, the link's base. */
   'identity.invitations.create': { request: { email: string; grants: RoleGrant[]; consoleUrl: string }; response: CreatedInvitationView };
   'identity.invitations.revoke': { request: { invitationId: string }; response: { revoked: true } };
-  'identity.invitations.preview': { request: { token: string }; response: InvitationPreview };
+  /** `tokenHash`: the SHA-256 (hex) of the link's token: the token itself never crosses Redis. */
+  'identity.invitations.preview': { request: { tokenHash: string }; response: InvitationPreview };
   /** `sealedPassword`: sealed as at sign-in, with the invitation's e-mail. Signs the new operator in. */
   'identity.invitations.accept': {
-    request: { token: string; sealedPassword: string; displayName: string; ip: string; userAgent?: string };
+    request: { tokenHash: string; sealedPassword: string; displayName: string; ip: string; userAgent?: string };
     response: ConsoleSessionView;
   };
   'identity.settings.get': { request: Record<string, never>; response: ConsoleSettingsView };

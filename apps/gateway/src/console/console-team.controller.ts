@@ -15,6 +15,7 @@ import {
 } from '@game-wallet/contracts';
 import { sealTo } from '@game-wallet/crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { GatewayConfig } from '../config';
 import { GATEWAY_CONFIG } from '../gateway-config.token';
@@ -136,7 +137,7 @@ export class ConsoleTeamController {
   async previewInvitation(@Body() body: unknown, @Caller('system') caller: ServiceCaller, @Req() request: FastifyRequest): Promise<InvitationPreview> {
     this.auth.refuseBlockedClient(() => request.ip);
     const { token } = parseBody(previewInvitationBody, body);
-    return this.services.call(PATTERNS.identity.previewInvitation, { token }, caller).catch((error: unknown) => this.auth.failedGuess(request.ip, error));
+    return this.services.call(PATTERNS.identity.previewInvitation, { tokenHash: invitationTokenHash(token) }, caller).catch((error: unknown) => this.auth.failedGuess(request.ip, error));
   }
 
   /** Sets the password (sealed to identity as at sign-in, the invitation's e-mail as associated data) and signs in. */
@@ -152,11 +153,12 @@ export class ConsoleTeamController {
     this.auth.refuseBlockedClient(() => request.ip);
     const { token, password, displayName } = parseBody(acceptInvitationBody, body);
     const guessed = (error: unknown): Promise<never> => this.auth.failedGuess(request.ip, error);
-    const { email } = await this.services.call(PATTERNS.identity.previewInvitation, { token }, caller).catch(guessed);
+    const tokenHash = invitationTokenHash(token);
+    const { email } = await this.services.call(PATTERNS.identity.previewInvitation, { tokenHash }, caller).catch(guessed);
     const { publicKey } = await this.services.call(PATTERNS.identity.passwordKey, {}, caller);
     const sealedPassword = sealTo(publicKey, Buffer.from(consolePasswordDigest(email, password)), Buffer.from(email));
     const session = await this.services
-      .call(PATTERNS.identity.acceptInvitation, { token, sealedPassword, displayName, ip: request.ip, userAgent: userAgentOf(request) }, caller, SLOW_DEADLINE_MS)
+      .call(PATTERNS.identity.acceptInvitation, { tokenHash, sealedPassword, displayName, ip: request.ip, userAgent: userAgentOf(request) }, caller, SLOW_DEADLINE_MS)
       .catch(guessed);
     setSessionCookie(request, reply, session);
     return session;
@@ -173,4 +175,9 @@ export class ConsoleTeamController {
   updateSettings(@Body() body: unknown, @Caller() caller: ServiceCaller): Promise<ConsoleSettingsView> {
     return this.services.call(PATTERNS.identity.updateSettings, parseBody(updateSettingsBody, body), caller);
   }
+}
+
+/** What crosses Redis of an invitation link's token: its SHA-256 (hex), all identity stores or needs of it. */
+export function invitationTokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
 }

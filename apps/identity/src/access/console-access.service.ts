@@ -106,9 +106,13 @@ export class ConsoleAccessService {
     return caller;
   }
 
-  /** The caller's principal with the roles that apply to `gameId` (null: those for every game), for the audit trail. */
+  /**
+   * The caller's principal with the roles they acted with, for the audit trail: those that apply to `gameId`, or for
+   * an action on no game (their own account, the team, the instance) every role they hold.
+   */
   acting(caller: ConsoleCaller, gameId: string | null): OperatorPrincipal {
-    return { ...caller.principal, roles: rolesOf(caller.grants, gameId) };
+    const roles = gameId === null ? CONSOLE_ROLES.filter((role) => caller.grants.some((grant) => grant.role === role)) : rolesOf(caller.grants, gameId);
+    return { ...caller.principal, roles };
   }
 
   /** The ids of the games the caller's grants name, or null when a grant covers every game. */

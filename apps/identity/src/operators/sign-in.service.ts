@@ -76,17 +76,22 @@ export class SignInService {
     if (!operator || !valid || operator.status !== 'active') {
       throw counted === 'address-only' ? emailLocked() : new AppError('INVALID_CREDENTIALS', 'Wrong e-mail or password');
     }
+    const methods = await this.factors.methods(operator).catch(async (error: unknown) => {
+      await this.limiter.release(normalized, client.ip, counted);
+      throw error;
+    });
+    if (counted === 'address-only' && methods.length === 0) {
+      // The password alone never passes a locked e-mail, and the address stays spent as for a wrong one: its answer
+      // and its next attempt are those of a wrong password, so a locked e-mail tells nothing about the guess.
+      throw emailLocked();
+    }
     await this.limiter.release(normalized, client.ip, counted);
     if (needsRehash(operator.passwordHash)) {
       // Stored with older scrypt parameters: replaced now that the password is at hand.
       await this.operators.updatePasswordHash(operator.id, await hashPassword(passwordDigest));
     }
-    const methods = await this.factors.methods(operator);
     if (methods.length > 0) {
       return this.challenge(operator.id, methods, client.webauthn);
-    }
-    if (counted === 'address-only') {
-      throw emailLocked();
     }
     return this.openSession(operator, client, 'password');
   }

@@ -28,7 +28,7 @@ export class InvitationsController {
   @Handles(PATTERNS.identity.previewInvitation)
   preview(@Payload() { payload, principal }: EnvelopeOf<'identity.invitations.preview'>): Promise<InvitationPreview> {
     requireSystem(principal);
-    return this.invitations.preview(payload.token);
+    return this.invitations.preview(payload.tokenHash);
   }
 
   @Handles(PATTERNS.identity.acceptInvitation)

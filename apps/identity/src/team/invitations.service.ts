@@ -28,8 +28,8 @@ import { InvitationRow, TeamRepository } from './team.repository';
 
 /** How long an invitation link works. */
 export const INVITATION_TTL_MS = 72 * 60 * 60 * 1000;
-/** 32 random bytes, base64url: what the link carries after `#token=`. */
-const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
+/** The SHA-256 (hex) of a token: what the gateway sends of the link's token. */
+const TOKEN_HASH_FORMAT = /^[0-9a-f]{64}$/;
 /** A plausible address, one line (the gateway checks the form more closely; the command line only this). */
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 
@@ -101,15 +101,16 @@ export class InvitationsService {
     });
   }
 
-  async preview(token: string): Promise<InvitationPreview> {
-    const invitation = await this.pending(token);
+  /** `tokenHash`: the SHA-256 (hex) of the link's token, as the gateway sends it ({@link hashOf}). */
+  async preview(tokenHash: string): Promise<InvitationPreview> {
+    const invitation = await this.pending(tokenHash);
     return { email: invitation.email, grants: sortedGrants(invitation.grants), expiresAt: invitation.expiresAt.toISOString() };
   }
 
   /** `sealedPassword`: {@link consolePasswordDigest} sealed to identity's password key, the invitation's e-mail as associated data. */
-  async accept(input: { token: string; sealedPassword: string; displayName: string; ip: string; userAgent?: string }): Promise<ConsoleSessionView> {
+  async accept(input: { tokenHash: string; sealedPassword: string; displayName: string; ip: string; userAgent?: string }): Promise<ConsoleSessionView> {
     // The token is checked before the (slow) password hash: a guessed token costs the guesser a request, not a hash.
-    const found = await this.pending(input.token);
+    const found = await this.pending(input.tokenHash);
     const passwordHash = await hashPassword(this.openPassword(input.sealedPassword, found.email));
     const displayName = input.displayName.trim();
     if (displayName.length === 0 || displayName.length > 100) {
@@ -123,14 +124,14 @@ export class InvitationsService {
       createdAt: now,
       expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
       revokedAt: null,
-      ip: input.ip,
+      ip: input.ip.slice(0, 64),
       userAgent: input.userAgent ?? null,
       lastSeenAt: now,
       // The password was just chosen: as at a sign-in, it counts as a fresh factor for step-up actions.
       secondFactorAt: now,
     };
     await this.team.locked(async (manager) => {
-      const invitation = await this.team.findPending(hashOf(input.token), manager);
+      const invitation = await this.team.findPending(input.tokenHash, manager);
       if (!invitation) {
         throw new AppError('NOT_FOUND', 'This invitation link is not valid: it was used, revoked or has expired');
       }
@@ -197,9 +198,9 @@ export class InvitationsService {
     return { ...toInvitationView({ ...invitation, inviterEmail: inviter?.email ?? null }), link, mailed };
   }
 
-  /** The pending invitation of `token`; 404 for any token that is malformed, unknown, used, revoked or expired. */
-  private async pending(token: string): Promise<InvitationEntity> {
-    const invitation = TOKEN_FORMAT.test(token) ? await this.team.findPending(hashOf(token)) : null;
+  /** The pending invitation of a token's hash; 404 for any that is malformed, unknown, used, revoked or expired. */
+  private async pending(tokenHash: string): Promise<InvitationEntity> {
+    const invitation = TOKEN_HASH_FORMAT.test(tokenHash) ? await this.team.findPending(tokenHash) : null;
     if (!invitation) {
       throw new AppError('NOT_FOUND', 'This invitation link is not valid: it was used, revoked or has expired');
     }

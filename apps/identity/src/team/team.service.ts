@@ -53,7 +53,12 @@ export class TeamService {
       if (status !== target.status) {
         await this.team.setStatus(target.id, status, manager);
       }
-      const endedSessions = status === 'suspended' && target.status !== 'suspended' ? await this.team.endSessions(target.id, null, manager) : [];
+      const suspending = status === 'suspended' && target.status !== 'suspended';
+      const endedSessions = suspending ? await this.team.endSessions(target.id, null, manager) : [];
+      // A suspended operator's pending invitations stop working too (an account suspended as compromised may have invited).
+      if (suspending) {
+        await this.team.revokeInvitationsBy(target.id, manager);
+      }
       await this.audit.record(
         {
           applicationId: null,
@@ -107,7 +112,11 @@ export class TeamService {
 
   async sessions(principal: Principal, operatorId: string): Promise<{ items: ConsoleSessionEntryView[] }> {
     const caller = await this.access.require(principal, 'operators.read');
-    await this.reachableMember(caller, operatorId);
+    const member = await this.reachableMember(caller, operatorId);
+    // Where someone signs in from is theirs: only an owner who reaches every role they hold sees it.
+    if (!reachesAll(caller.grants, member.grants)) {
+      throw new AppError('FORBIDDEN', "Seeing this operator's sessions needs every game they have a role in");
+    }
     const sessions = await this.team.openSessions(operatorId);
     return {
       items: sessions.map((session) => ({

@@ -1,9 +1,10 @@
-import { DEFAULT_SIGNING_POLICY, rulesOfPolicy } from '@game-wallet/contracts';
+import { CONSOLE_PERMISSIONS, ConsolePermission, DEFAULT_SIGNING_POLICY, RoleGrant, grantsAllow, rolesFor, rulesOfPolicy } from '@game-wallet/contracts';
 import {
   GameFixture,
   TestPlatform,
   claimsOf,
   consoleToken,
+  createOperator,
   createGame,
   createKey,
   createPlayer,
@@ -14,14 +15,19 @@ import {
   profileJwt,
   signWithPlatformKey,
   signWithUnknownKey,
+  steppedUpCall,
+  TEST_OPERATOR,
   tamper,
 } from '@game-wallet/testing';
+import { Secret, TOTP } from 'otpauth';
+import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { openApiDocument } from '../src/openapi/openapi-document';
 
 /**
- * Every public route × every kind of credential → the SPEC status and code. The table is generated from ROUTES, and
- * the suite fails when the gateway serves a route that is in neither ROUTES nor PUBLIC_ROUTES.
+ * Every public route × every kind of credential → the SPEC status and code, and every console route × every console
+ * role (of the game, of another game) → what the permission table says. The table is generated from ROUTES, and the
+ * suite fails when the gateway serves a route that is in neither ROUTES nor PUBLIC_ROUTES.
  */
 /** `signing`: an API key, or the wallet's own profile JWT, which the default signing policy then denies. */
 type Access = 'apiKeyOrOwnProfile' | 'apiKeyOnly' | 'signing' | 'console';
@@ -37,11 +43,23 @@ interface RouteCase {
   body?: unknown;
   /**
    * the route's own target: a fresh profile (revoke), the spare key (PATCH, DELETE), a separate session (sign-out), a
-   * draft signing policy (the draft's routes but PUT)
+   * draft signing policy (the draft's routes but PUT); for a console role besides: an operator of its own with the
+   * role's grants (`operator`: so that ending its other sessions or changing its password spoils nothing), the same
+   * with TOTP being set up or set up, another session of its own (`otherSession`), a teammate with a role in the
+   * other game (`teammate`), a pending invitation (`invitation`)
    */
-  ownTarget?: 'profile' | 'spareKey' | 'session' | 'draft';
+  ownTarget?: 'profile' | 'spareKey' | 'session' | 'draft' | 'operator' | 'totpPending' | 'totpEnabled' | 'otherSession' | 'teammate' | 'invitation';
   /** the route acts on the caller's own game only (creation): another game's key simply succeeds in its game */
   anyGame?: boolean;
+  /** a console route's permission (CONSOLE_PERMISSIONS); absent: any signed-in operator may (their own session) */
+  permission?: ConsolePermission;
+  /** the body, when it names the matrix's games (`own`, `other`: their ids) */
+  bodyOf?: (games: { own: string; other: string }) => unknown;
+  /**
+   * What a console route answers the right credential when the matrix cannot give it what success needs (a passkey's
+   * registration needs an authenticator): the refusal past every authorization check.
+   */
+  refusal?: [number, string];
 }
 
 /** The default policy as rules: what a draft of the matrix holds, so that activating it changes nothing. */
@@ -51,18 +69,19 @@ const ROUTES: RouteCase[] = [
   { method: 'POST', route: '/v1/profile/:id/authenticate', origin: 'base', access: 'apiKeyOrOwnProfile', success: 200, body: {} },
   { method: 'POST', route: '/v1/profile/:id/revoke', origin: 'base', access: 'apiKeyOnly', success: 204, ownTarget: 'profile' },
   { method: 'GET', route: '/v1/console/games', origin: 'base', access: 'console', success: 200 },
-  { method: 'POST', route: '/v1/console/games', origin: 'base', access: 'console', success: 201, body: { name: 'Matrix game' } },
-  { method: 'GET', route: '/v1/console/games/:gameId', origin: 'base', access: 'console', success: 200 },
-  { method: 'GET', route: '/v1/console/games/:gameId/api-keys', origin: 'base', access: 'console', success: 200 },
-  { method: 'POST', route: '/v1/console/games/:gameId/api-keys', origin: 'base', access: 'console', success: 201, body: { name: 'matrix' } },
-  { method: 'PATCH', route: '/v1/console/games/:gameId/api-keys/:keyId', origin: 'base', access: 'console', success: 200, body: { active: true }, ownTarget: 'spareKey' },
-  { method: 'DELETE', route: '/v1/console/games/:gameId/api-keys/:keyId', origin: 'base', access: 'console', success: 204, ownTarget: 'spareKey' },
-  { method: 'GET', route: '/v1/console/games/:gameId/audit', origin: 'base', access: 'console', success: 200 },
-  { method: 'GET', route: '/v1/console/games/:gameId/signing-policy', origin: 'base', access: 'console', success: 200 },
+  { method: 'POST', route: '/v1/console/games', permission: 'games.create', origin: 'base', access: 'console', success: 201, body: { name: 'Matrix game' } },
+  { method: 'GET', route: '/v1/console/games/:gameId', permission: 'games.read', origin: 'base', access: 'console', success: 200 },
+  { method: 'GET', route: '/v1/console/games/:gameId/api-keys', permission: 'apiKeys.read', origin: 'base', access: 'console', success: 200 },
+  { method: 'POST', route: '/v1/console/games/:gameId/api-keys', permission: 'apiKeys.create', origin: 'base', access: 'console', success: 201, body: { name: 'matrix' } },
+  { method: 'PATCH', route: '/v1/console/games/:gameId/api-keys/:keyId', permission: 'apiKeys.update', origin: 'base', access: 'console', success: 200, body: { active: true }, ownTarget: 'spareKey' },
+  { method: 'DELETE', route: '/v1/console/games/:gameId/api-keys/:keyId', permission: 'apiKeys.delete', origin: 'base', access: 'console', success: 204, ownTarget: 'spareKey' },
+  { method: 'GET', route: '/v1/console/games/:gameId/audit', permission: 'audit.read', origin: 'base', access: 'console', success: 200 },
+  { method: 'GET', route: '/v1/console/games/:gameId/signing-policy', permission: 'policy.read', origin: 'base', access: 'console', success: 200 },
   // The policy stays the default (the signing routes below rely on it): the first shape, and the same as rules.
   {
     method: 'PUT',
     route: '/v1/console/games/:gameId/signing-policy',
+    permission: 'policy.write',
     origin: 'base',
     access: 'console',
     success: 200,
@@ -73,21 +92,22 @@ const ROUTES: RouteCase[] = [
       sui: { packages: null, allowTransfers: true },
     },
   },
-  { method: 'GET', route: '/v1/console/games/:gameId/signing-policy/versions', origin: 'base', access: 'console', success: 200 },
+  { method: 'GET', route: '/v1/console/games/:gameId/signing-policy/versions', permission: 'policy.read', origin: 'base', access: 'console', success: 200 },
   {
     method: 'POST',
     route: '/v1/console/games/:gameId/signing-policy/evaluate',
+    permission: 'policy.read',
     origin: 'base',
     access: 'console',
     success: 200,
     body: { operation: 'message', chain: 'evm', credential: { kind: 'profile' }, payload: 'aGk=' },
   },
-  { method: 'PUT', route: '/v1/console/games/:gameId/signing-policy/draft', origin: 'base', access: 'console', success: 200, body: { rules: DEFAULT_RULES } },
-  { method: 'GET', route: '/v1/console/games/:gameId/signing-policy/draft', origin: 'base', access: 'console', success: 200, ownTarget: 'draft' },
-  { method: 'GET', route: '/v1/console/games/:gameId/signing-policy/draft/differences', origin: 'base', access: 'console', success: 200 },
-  { method: 'POST', route: '/v1/console/games/:gameId/signing-policy/draft/replay', origin: 'base', access: 'console', success: 200, body: {}, ownTarget: 'draft' },
-  { method: 'POST', route: '/v1/console/games/:gameId/signing-policy/draft/activate', origin: 'base', access: 'console', success: 200, ownTarget: 'draft' },
-  { method: 'DELETE', route: '/v1/console/games/:gameId/signing-policy/draft', origin: 'base', access: 'console', success: 204, ownTarget: 'draft' },
+  { method: 'PUT', route: '/v1/console/games/:gameId/signing-policy/draft', permission: 'policy.draft', origin: 'base', access: 'console', success: 200, body: { rules: DEFAULT_RULES } },
+  { method: 'GET', route: '/v1/console/games/:gameId/signing-policy/draft', permission: 'policy.read', origin: 'base', access: 'console', success: 200, ownTarget: 'draft' },
+  { method: 'GET', route: '/v1/console/games/:gameId/signing-policy/draft/differences', permission: 'policy.read', origin: 'base', access: 'console', success: 200 },
+  { method: 'POST', route: '/v1/console/games/:gameId/signing-policy/draft/replay', permission: 'policy.read', origin: 'base', access: 'console', success: 200, body: {}, ownTarget: 'draft' },
+  { method: 'POST', route: '/v1/console/games/:gameId/signing-policy/draft/activate', permission: 'policy.write', origin: 'base', access: 'console', success: 200, ownTarget: 'draft' },
+  { method: 'DELETE', route: '/v1/console/games/:gameId/signing-policy/draft', permission: 'policy.draft', origin: 'base', access: 'console', success: 204, ownTarget: 'draft' },
   { method: 'GET', route: '/v1/wallet/:walletId', origin: 'base', access: 'apiKeyOrOwnProfile', success: 200 },
   { method: 'POST', route: '/v1/wallet/:walletId/sign', origin: 'base', access: 'apiKeyOrOwnProfile', success: 200, body: { chain: 'sol', message: 'hi' } },
   { method: 'POST', route: '/v1/wallet/:walletId/sign-transaction', origin: 'base', access: 'signing', success: 200, body: { chain: 'evm', transaction: { chainId: 1 } } },
@@ -101,10 +121,45 @@ const ROUTES: RouteCase[] = [
   },
   { method: 'POST', route: '/v1/player/create', origin: 'core', access: 'apiKeyOnly', success: 201, body: { uniqueId: 'matrix' }, anyGame: true },
   { method: 'GET', route: '/v1/player/:playerId', origin: 'core', access: 'apiKeyOnly', success: 200 },
-  { method: 'GET', route: '/v1/console/games/:gameId/players', origin: 'base', access: 'console', success: 200 },
+  { method: 'GET', route: '/v1/console/games/:gameId/players', permission: 'players.read', origin: 'base', access: 'console', success: 200 },
   { method: 'GET', route: '/v1/console/session', origin: 'base', access: 'console', success: 200 },
   { method: 'GET', route: '/v1/console/endpoints', origin: 'base', access: 'console', success: 200 },
   { method: 'DELETE', route: '/v1/console/session', origin: 'base', access: 'console', success: 204, ownTarget: 'session' },
+  // The operator's own session and account: any signed-in operator, for themselves.
+  { method: 'POST', route: '/v1/console/session/step-up', origin: 'base', access: 'console', success: 200, body: { password: TEST_OPERATOR.password } },
+  { method: 'POST', route: '/v1/console/session/step-up/options', origin: 'base', access: 'console', success: 200 },
+  { method: 'PATCH', route: '/v1/console/account', origin: 'base', access: 'console', success: 200, body: { displayName: 'Matrix operator' } },
+  { method: 'PUT', route: '/v1/console/account/password', origin: 'base', access: 'console', success: 200, body: { currentPassword: TEST_OPERATOR.password, newPassword: TEST_OPERATOR.password }, ownTarget: 'operator' },
+  { method: 'GET', route: '/v1/console/account/sessions', origin: 'base', access: 'console', success: 200 },
+  { method: 'DELETE', route: '/v1/console/account/sessions', origin: 'base', access: 'console', success: 204, ownTarget: 'operator' },
+  { method: 'DELETE', route: '/v1/console/account/sessions/:sessionId', origin: 'base', access: 'console', success: 204, ownTarget: 'otherSession' },
+  { method: 'POST', route: '/v1/console/account/totp', origin: 'base', access: 'console', success: 200, ownTarget: 'operator' },
+  { method: 'POST', route: '/v1/console/account/totp/confirm', origin: 'base', access: 'console', success: 200, ownTarget: 'totpPending' },
+  { method: 'POST', route: '/v1/console/account/recovery-codes', origin: 'base', access: 'console', success: 200, ownTarget: 'totpEnabled' },
+  { method: 'DELETE', route: '/v1/console/account/totp', origin: 'base', access: 'console', success: 204, ownTarget: 'totpEnabled' },
+  { method: 'POST', route: '/v1/console/account/passkeys/options', origin: 'base', access: 'console', success: 200 },
+  { method: 'POST', route: '/v1/console/account/passkeys', origin: 'base', access: 'console', success: 201, body: { name: 'Matrix', response: {} }, refusal: [400, 'VALIDATION_FAILED'] },
+  { method: 'DELETE', route: '/v1/console/account/passkeys/:passkeyId', origin: 'base', access: 'console', success: 204, refusal: [404, 'NOT_FOUND'] },
+  // The team: owners (of every game, or of the games concerned), and the instance's settings.
+  { method: 'GET', route: '/v1/console/operators', origin: 'base', access: 'console', permission: 'operators.read', success: 200 },
+  { method: 'PATCH', route: '/v1/console/operators/:operatorId', origin: 'base', access: 'console', permission: 'operators.manage', success: 200, body: { status: 'active' }, ownTarget: 'teammate' },
+  { method: 'GET', route: '/v1/console/operators/:operatorId/sessions', origin: 'base', access: 'console', permission: 'operators.read', success: 200, ownTarget: 'teammate' },
+  { method: 'DELETE', route: '/v1/console/operators/:operatorId/sessions/:sessionId', origin: 'base', access: 'console', permission: 'operators.manage', success: 204, ownTarget: 'teammate' },
+  { method: 'DELETE', route: '/v1/console/operators/:operatorId/sessions', origin: 'base', access: 'console', permission: 'operators.manage', success: 204, ownTarget: 'teammate' },
+  { method: 'DELETE', route: '/v1/console/operators/:operatorId', origin: 'base', access: 'console', permission: 'operators.manage', success: 204, ownTarget: 'teammate' },
+  { method: 'GET', route: '/v1/console/invitations', origin: 'base', access: 'console', permission: 'operators.read', success: 200 },
+  {
+    method: 'POST',
+    route: '/v1/console/invitations',
+    origin: 'base',
+    access: 'console',
+    permission: 'operators.manage',
+    success: 201,
+    bodyOf: ({ other }) => ({ email: `invited-${randomUUID()}@example.com`, grants: [{ role: 'viewer', gameId: other }] }),
+  },
+  { method: 'DELETE', route: '/v1/console/invitations/:invitationId', origin: 'base', access: 'console', permission: 'operators.manage', success: 204, ownTarget: 'invitation' },
+  { method: 'GET', route: '/v1/console/settings', origin: 'base', access: 'console', success: 200 },
+  { method: 'PUT', route: '/v1/console/settings', origin: 'base', access: 'console', permission: 'settings.manage', success: 200, body: { requireTwoFactor: false } },
 ];
 
 /** Routes of the gateway's internal port (never routed publicly). */
@@ -117,6 +172,9 @@ const PUBLIC_ROUTES = [
   'GET /v1/health/services',
   'GET /v1/.well-known/jwks.json',
   'POST /v1/console/session',
+  'POST /v1/console/session/second-factor',
+  'POST /v1/console/invitations/preview',
+  'POST /v1/console/invitations/accept',
   'GET /console',
   'GET /console/*',
   'GET /v1/openapi.json',
@@ -140,14 +198,51 @@ const CREDENTIALS = [
   'malformed JWT',
   'console token',
   'own key',
+  'admin of the game',
+  'developer of the game',
+  'support of the game',
+  'viewer of the game',
+  'owner of another game',
 ] as const;
 type Credential = (typeof CREDENTIALS)[number];
 
+/**
+ * The console roles of the matrix, each an operator invited by the owner of every game (the `console token`) with
+ * these grants: `own`/`other` stand for the two games' ids.
+ */
+const ROLE_GRANTS = {
+  'admin of the game': [{ role: 'admin', gameId: 'own' }],
+  'developer of the game': [{ role: 'developer', gameId: 'own' }],
+  'support of the game': [{ role: 'support', gameId: 'own' }],
+  'viewer of the game': [{ role: 'viewer', gameId: 'own' }],
+  'owner of another game': [{ role: 'owner', gameId: 'other' }],
+} as const satisfies Partial<Record<Credential, readonly RoleGrant[]>>;
+type RoleCredential = keyof typeof ROLE_GRANTS;
+const isRole = (credential: Credential): credential is RoleCredential => Object.hasOwn(ROLE_GRANTS, credential);
+
+/** What the permission table answers a console role on the own game: success, 404 outside its games, 403 without the permission. */
+function roleExpected(route: RouteCase, credential: RoleCredential | 'console token'): [number, string | undefined] {
+  if (route.permission === undefined) {
+    return route.refusal ?? [route.success, undefined];
+  }
+  const grants: RoleGrant[] = credential === 'console token' ? [{ role: 'owner', gameId: null }] : ROLE_GRANTS[credential].map((grant) => ({ ...grant }));
+  if (CONSOLE_PERMISSIONS[route.permission].scope === 'game' && rolesFor(grants, 'own').size === 0) {
+    return [404, 'GAME_NOT_FOUND'];
+  }
+  return grantsAllow(grants, route.permission, 'own') ? (route.refusal ?? [route.success, undefined]) : [403, 'FORBIDDEN'];
+}
+
 function expected(route: RouteCase, credential: Credential): [number, string | undefined] {
+  if (route.access === 'console' && isRole(credential)) {
+    return roleExpected(route, credential);
+  }
+  if (isRole(credential)) {
+    return [401, 'INVALID_TOKEN'];
+  }
   if (route.access === 'console') {
     switch (credential) {
       case 'console token':
-        return [route.success, undefined];
+        return roleExpected(route, credential);
       case 'none':
       case 'malformed key':
       case 'unknown key':
@@ -199,6 +294,7 @@ describe('authorization matrix (every public route × every credential)', () => 
   let targetWallet: string;
   let targetPlayer: string;
   let ownJwt: string;
+  const roleOperators = new Map<RoleCredential, { email: string; password: string; token: string }>();
 
   beforeAll(async () => {
     // Hundreds of deliberate 401s from one address: the per-IP limit on failed authentications has its own suite.
@@ -236,40 +332,92 @@ describe('authorization matrix (every public route × every credential)', () => 
     headers.set('JWT signed by an unknown key', bearer(signWithUnknownKey(claimsOf(ownJwt))));
     headers.set('malformed JWT', bearer('not.a.jwt'));
     headers.set('console token', bearer(operatorToken));
+    for (const [credential, grants] of Object.entries(ROLE_GRANTS) as [RoleCredential, readonly RoleGrant[]][]) {
+      const gameIds = { own: own.gameId, other: other.gameId } as Record<string, string>;
+      const operator = await createOperator(platform, operatorToken, grants.map((grant) => ({ role: grant.role, gameId: gameIds[grant.gameId as string] })), { password: TEST_OPERATOR.password });
+      roleOperators.set(credential, operator);
+      headers.set(credential, bearer(operator.token));
+    }
   });
 
   afterAll(async () => {
     await platform.stop();
   });
 
-  /** Each route's own target, made once per route (so a revoke or a delete does not spoil the other routes). */
-  const targets = new Map<string, Promise<{ path: string; ownJwt: string; console: string }>>();
-  const targetOf = (route: RouteCase): Promise<{ path: string; ownJwt: string; console: string }> => {
-    const made = targets.get(route.route + route.method) ?? (async () => {
+  /**
+   * Each route's own target, made once per route (so a revoke or a delete does not spoil the other routes), and once
+   * per console role besides (each role that may delete a key deletes a key of its own).
+   */
+  type Target = { path: string; ownJwt: string; console: string; body?: unknown };
+  const targets = new Map<string, Promise<Target>>();
+  const signIn = async (email: string, password: string): Promise<string> =>
+    (await http<{ token: string }>('POST', `${platform.baseUrl}/v1/console/session`, { body: { email, password } })).body.token;
+  const totpCode = (secret: string): string => TOTP.generate({ secret: Secret.fromBase32(secret) });
+  const targetOf = (route: RouteCase, credential: Credential): Promise<Target> => {
+    const role = isRole(credential) ? roleOperators.get(credential) : undefined;
+    const consoleCredential = role !== undefined || credential === 'console token';
+    const name = `${route.method} ${route.route}${consoleCredential ? ` ${credential}` : ''}`;
+    const made = targets.get(name) ?? (async () => {
       let profileId = targetProfile;
       let jwt = ownJwt;
       let keyId = own.keyId;
-      let session = operatorToken;
+      let session = role?.token ?? operatorToken;
+      let operatorId: string = randomUUID();
+      let sessionId: string = randomUUID();
+      let invitationId: string = randomUUID();
+      let body: unknown = route.bodyOf?.({ own: own.gameId, other: other.gameId }) ?? route.body;
+      const grants: RoleGrant[] = isRole(credential)
+        ? ROLE_GRANTS[credential].map((grant) => ({ role: grant.role, gameId: grant.gameId === 'own' ? own.gameId : other.gameId }))
+        : [{ role: 'owner', gameId: null }];
       if (route.ownTarget === 'profile') {
         profileId = (await createProfile(platform, own)).id;
         jwt = await profileJwt(platform, profileId, own.key);
       } else if (route.ownTarget === 'spareKey') {
         keyId = (await createKey(platform, operatorToken, own.gameId, 'spare')).keyId;
       } else if (route.ownTarget === 'session') {
-        session = await consoleToken(platform);
+        session = role === undefined ? await consoleToken(platform) : await signIn(role.email, role.password);
       } else if (route.ownTarget === 'draft') {
         const draft = await http('PUT', `${platform.baseUrl}/v1/console/games/${own.gameId}/signing-policy/draft`, { bearer: operatorToken, body: { rules: DEFAULT_RULES } });
         expect(draft.status).toBe(200);
+      } else if (route.ownTarget === 'operator' || route.ownTarget === 'totpPending' || route.ownTarget === 'totpEnabled') {
+        session = (await createOperator(platform, operatorToken, grants, { password: TEST_OPERATOR.password })).token;
+        if (route.ownTarget !== 'operator') {
+          const started = await http<{ secret: string }>('POST', `${platform.baseUrl}/v1/console/account/totp`, { bearer: session });
+          expect(started.status).toBe(200);
+          if (route.ownTarget === 'totpPending') {
+            body = { code: totpCode(started.body.secret) };
+          } else {
+            const confirmed = await http('POST', `${platform.baseUrl}/v1/console/account/totp/confirm`, { bearer: session, body: { code: totpCode(started.body.secret) } });
+            expect(confirmed.status).toBe(200);
+          }
+        }
+      } else if (route.ownTarget === 'otherSession') {
+        sessionId = String(claimsOf(role === undefined ? await consoleToken(platform) : await signIn(role.email, role.password)).jti);
+      } else if (route.ownTarget === 'teammate') {
+        const teammate = await createOperator(platform, operatorToken, [{ role: 'viewer', gameId: other.gameId }], { password: TEST_OPERATOR.password });
+        operatorId = teammate.operatorId;
+        sessionId = String(claimsOf(teammate.token).jti);
+      } else if (route.ownTarget === 'invitation') {
+        const invitation = await steppedUpCall<{ id: string }>(platform, operatorToken, 'POST', `${platform.baseUrl}/v1/console/invitations`, {
+          email: `pending-${randomUUID()}@example.com`,
+          grants: [{ role: 'viewer', gameId: other.gameId }],
+        });
+        expect(invitation.status).toBe(201);
+        invitationId = invitation.body.id;
       }
       const path = route.route
         .replace(':id', profileId)
         .replace(':gameId', own.gameId)
         .replace(':keyId', keyId)
         .replace(':walletId', targetWallet)
-        .replace(':playerId', targetPlayer);
-      return { path, ownJwt: jwt, console: session };
+        .replace(':playerId', targetPlayer)
+        .replace(':operatorId', operatorId)
+        .replace(':sessionId', sessionId)
+        .replace(':invitationId', invitationId)
+        .replace(':passkeyId', randomUUID());
+      return { path, ownJwt: jwt, console: session, body };
     })();
-    targets.set(route.route + route.method, made);
+    targets.set(name, made);
     return made;
   };
 
@@ -281,15 +429,15 @@ describe('authorization matrix (every public route × every credential)', () => 
   );
 
   it.each(table)('%s with %s → %i %s', async (_, credential, status, code, route) => {
-    const target = await targetOf(route);
+    const target = await targetOf(route, credential);
     const credentialHeaders =
       credential === 'own profile JWT'
         ? { authorization: `Bearer ${target.ownJwt}` }
-        : credential === 'console token'
+        : credential === 'console token' || (isRole(credential) && route.access === 'console')
           ? { authorization: `Bearer ${target.console}` }
           : (headers.get(credential) ?? {});
     const url = `${route.origin === 'base' ? platform.baseUrl : platform.coreUrl}${target.path}`;
-    const response = await http<{ code?: string; message?: string }>(route.method, url, { headers: credentialHeaders, body: route.body });
+    const response = await http<{ code?: string; message?: string }>(route.method, url, { headers: credentialHeaders, body: target.body });
     expect({ status: response.status, code: response.status >= 400 ? response.body?.code : '(success)' }).toEqual({ status, code });
     if (response.status >= 400) {
       // A signing policy's refusal says which rule decided, and why.
@@ -299,7 +447,7 @@ describe('authorization matrix (every public route × every credential)', () => 
 
   it('answers each request on one keep-alive connection by the key that request carries, as the client switches keys', async () => {
     const route = ROUTES.find((candidate) => candidate.route === '/v1/wallet/:walletId') as RouteCase;
-    const { path } = await targetOf(route);
+    const { path } = await targetOf(route, 'own key');
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const sockets = new Set<number | undefined>();
     const get = (headers: Record<string, string>) =>

@@ -159,6 +159,19 @@ describe('fuzzing every operation of the OpenAPI documents', () => {
       putSigningPolicyDraft: { rules: [{ id: 'claims', action: 'accept', operation: 'message', criteria: [{ type: 'messageLength', operator: '<=', value: '64' }] }] },
       evaluateSigningPolicy: { operation: 'message', chain: 'evm', credential: { kind: 'apiKey' }, payload: Buffer.from('Sign in: nonce 42').toString('base64') },
       replaySigningPolicyDraft: { since: '2026-01-01T00:00:00Z' },
+      completeSignIn: { challenge: 'fuzz-challenge-00000000000000000000000000', totp: '123456' },
+      stepUp: { password: TEST_OPERATOR.password },
+      updateAccount: { displayName: 'Fuzzed operator' },
+      // The same password again: a change that changes nothing (it still ends the operator's other sessions).
+      changePassword: { currentPassword: TEST_OPERATOR.password, newPassword: TEST_OPERATOR.password },
+      confirmTotp: { code: '123456' },
+      registerPasskey: { name: 'Fuzzed key', response: { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'e30', attestationObject: 'oA' } } },
+      // Another game's roles, for an operator id that does not exist: the run never changes who may do what.
+      updateOperator: { grants: [{ role: 'viewer', gameId: other.gameId }] },
+      createInvitation: { email: `fuzz-${random.int(1e9)}@example.com`, grants: [{ role: 'viewer', gameId: other.gameId }] },
+      previewInvitation: { token: 'A'.repeat(43) },
+      acceptInvitation: { token: 'A'.repeat(43), password: 'fuzzed password 1', displayName: 'Fuzzed' },
+      putConsoleSettings: { requireTwoFactor: false },
     })[operationId];
 
   /** Real ids for each path parameter, by operation where it matters, and ids of another game's resources. */
@@ -177,6 +190,12 @@ describe('fuzzing every operation of the OpenAPI documents', () => {
       case 'keyId':
         // Never the key the run uses: a deactivated or deleted key would refuse the rest of the run.
         return random.pick(spareKeys);
+      case 'operatorId':
+      case 'sessionId':
+      case 'invitationId':
+      case 'passkeyId':
+        // Never the operator or session the run uses: an id of nothing, so the run cannot end or remove its own.
+        return randomUuid();
       default:
         throw new Error(`no real id for the path parameter ${name}`);
     }

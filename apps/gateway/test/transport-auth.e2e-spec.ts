@@ -1,5 +1,5 @@
 import { AppError, BROADCAST, apiKeyCacheKey, broadcastChannel } from '@game-wallet/contracts';
-import { TestPlatform, consoleToken, createGame, createProfile, http, profileJwt, waitFor } from '@game-wallet/testing';
+import { TestPlatform, claimsOf, consoleToken, createGame, createProfile, http, profileJwt, waitFor } from '@game-wallet/testing';
 import { RedisStreamsClient, TransportKeys, broadcastContext, cacheContext, signValue, streamKey } from '@game-wallet/transport';
 import Redis from 'ioredis';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -28,7 +28,12 @@ describe('authenticated transport', () => {
   const gameNames = async (): Promise<string[]> =>
     (await http<{ items: { name: string }[] }>('GET', `${platform.baseUrl}/v1/console/games?limit=100`, { bearer: operator })).body.items.map((game) => game.name);
 
-  /** An entry asking identity to create a game as some operator, as a writer to Redis could add it. */
+  /** The signed-in operator's principal (identity runs a console pattern only for a live session). */
+  const operatorPrincipal = () => {
+    const claims = claimsOf(operator) as { sub: string; jti: string };
+    return { kind: 'operator', operatorId: claims.sub, sessionId: claims.jti };
+  };
+  /** An entry asking identity to create a game as the operator, as a writer to Redis could add it. */
   const forgedEntry = (name: string) =>
     JSON.stringify([
       {
@@ -37,7 +42,7 @@ describe('authenticated transport', () => {
         r: `${platform.keyPrefix}:reply:forger`,
         t: Date.now() + 5000,
         q: `forged-${name}`,
-        d: { payload: { name }, principal: { kind: 'operator', operatorId: '01900000-0000-7000-8000-000000000001', sessionId: '01900000-0000-7000-8000-000000000002' } },
+        d: { payload: { name }, principal: operatorPrincipal() },
       },
     ]);
   const stream = () => streamKey(platform.keyPrefix, 'identity');

@@ -1,5 +1,5 @@
 import { AppError, PATTERNS, PlayerView, PolicyEvaluationRequest, PolicyRule, SigningPolicyView, TypedDataRequest } from '@game-wallet/contracts';
-import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, http } from '@game-wallet/testing';
+import { GameFixture, TestPlatform, claimsOf, consoleToken, createGame, createPlayer, http } from '@game-wallet/testing';
 import { RedisStreamsClient } from '@game-wallet/transport';
 import { Transaction as SuiTransaction } from '@mysten/sui/transactions';
 import { createTransferCheckedInstruction, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@solana/spl-token';
@@ -19,7 +19,8 @@ describe('signing policy rules', () => {
   let game: GameFixture;
   let player: PlayerView;
   let addresses: { evm: string; sol: string; sui: string };
-  const operator = { kind: 'operator' as const, operatorId: '0190a0a0-0000-7000-8000-0000000000aa', sessionId: 's' };
+  /** A real operator's session (the wallet asks identity about it for every console pattern). */
+  let operator: { kind: 'operator'; operatorId: string; sessionId: string };
   const shop = '0x1111111111111111111111111111111111111111';
   const erc20 = new Interface(['function transfer(address to, uint256 amount)', 'function approve(address spender, uint256 amount)']);
   const mint = Keypair.generate().publicKey;
@@ -28,7 +29,10 @@ describe('signing policy rules', () => {
   beforeAll(async () => {
     platform = await TestPlatform.start('policy-rules', { env: { RATE_LIMIT_SIGN_PER_WALLET_RPS: '1000', RATE_LIMIT_API_KEY_RPS: '1000', RATE_LIMIT_API_KEY_BURST: '1000' } });
     await platform.startReplica('wallet', 'wallet#2');
-    await consoleToken(platform).then((token) => createGame(platform, token, 'Rules v2 game')).then((created) => (game = created));
+    const token = await consoleToken(platform);
+    const claims = claimsOf(token) as { sub: string; jti: string };
+    operator = { kind: 'operator', operatorId: claims.sub, sessionId: claims.jti };
+    game = await createGame(platform, token, 'Rules v2 game');
     player = await createPlayer(platform, game.key, 'rules-v2-player');
     addresses = (await http<{ addresses: typeof addresses }>('GET', `${platform.baseUrl}/v1/wallet/${player.walletId}`, { apiKey: game.key })).body.addresses;
     client = await platform.transportClient();

@@ -6,12 +6,21 @@ import { SERVICE_NAMES, ServiceName } from './services';
 
 const ROOT = join(__dirname, '../../..');
 
-/** The sources an app runs: its own, and for the gateway the authentication lib it alone uses. */
+/**
+ * The sources an app runs: its own, for the gateway the authentication lib it alone uses, and for the wallet and core
+ * services the console authorizer they ask identity with.
+ */
 const sourcesOf = (app: AppName): string[] =>
-  [join(ROOT, 'apps', app, 'src'), ...(app === 'gateway' ? [join(ROOT, 'libs/auth/src')] : [])].flatMap((dir) =>
-    readdirSync(dir, { recursive: true, encoding: 'utf8' })
-      .filter((file) => file.endsWith('.ts') && !/\.spec\.ts$/.test(file))
-      .map((file) => readFileSync(join(dir, file), 'utf8')),
+  [
+    join(ROOT, 'apps', app, 'src'),
+    ...(app === 'gateway' ? [join(ROOT, 'libs/auth/src')] : []),
+    ...(app === 'wallet' || app === 'core' ? [join(ROOT, 'libs/service/src/console-authorizer.ts')] : []),
+  ].flatMap((path) =>
+    path.endsWith('.ts')
+      ? [readFileSync(path, 'utf8')]
+      : readdirSync(path, { recursive: true, encoding: 'utf8' })
+          .filter((file) => file.endsWith('.ts') && !/\.spec\.ts$/.test(file))
+          .map((file) => readFileSync(join(path, file), 'utf8')),
   );
 
 /** The patterns of other services an app's code names (its own service's are the ones it handles). */

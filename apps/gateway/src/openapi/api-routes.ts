@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { createGameBody, createKeyBody, deleteKeyQuery, playersQuery, updateKeyBody } from '../console/console-games.controller';
 import { changePasswordBody, confirmTotpBody, registerPasskeyBody, secondFactorBody, stepUpBody, updateAccountBody } from '../console/account-input';
 import { signInBody } from '../console/console-session.controller';
+import { acceptInvitationBody, createInvitationBody, previewInvitationBody, updateOperatorBody, updateSettingsBody } from '../console/console-team.controller';
 import { evaluationBody, putSigningPolicyBody, replayBody, signingRulesBody } from '../console/signing-policy-input';
 import { createPlayerBody } from '../players/player-input';
 import { authenticateBody } from '../profiles/authenticate-body';
@@ -74,6 +75,89 @@ function policyRoute(
 function policyList(path: string, operationId: string, summary: string, description: string, page: RouteResponse): ApiRoute {
   return policyRoute('get', path, operationId, summary, description, { permission: 'policy.read', query: pageQuery, responses: [page], errors: ['INVALID_QUERY', 'GAME_NOT_FOUND'] });
 }
+
+/** A route of the console's team (operators, invitations, settings): on base_url, for console operators. */
+function teamRoute(method: ApiRoute['method'], path: string, operationId: string, summary: string, description: string, route: Pick<ApiRoute, 'responses'> & Partial<ApiRoute>): ApiRoute {
+  return { method, path: `/v1/console${path}`, port: 'base', tag: 'Console team', operationId, summary, description, access: 'console', ...route };
+}
+
+const STEP_UP = 'Owners only, with a second factor (or, without one, the password) given in the last 5 minutes: else 401 `STEP_UP_REQUIRED`.';
+
+/** The console's team: operators and their roles, sessions, invitations, the instance's console settings. */
+const TEAM_ROUTES: ApiRoute[] = [
+  teamRoute('get', '/operators', 'listOperators', 'The team: operators, their roles and second factors', 'Owners only (403 `FORBIDDEN` for other roles). An owner of every game sees every operator; an owner of listed games sees the operators with a role in one of their games, and only those roles. Removed operators are not listed.', {
+    permission: 'operators.read',
+    responses: [{ status: 200, description: 'The operators, oldest first', schema: 'OperatorList' }],
+    errors: ['FORBIDDEN'],
+  }),
+  teamRoute('patch', '/operators/{operatorId}', 'updateOperator', "Change an operator's roles or status", `${STEP_UP} \`grants\` replaces the roles the caller reaches (an owner of listed games gives and takes roles in their games only; 403 otherwise; the operator's other roles stay). \`status: suspended\` ends every session of theirs on every gateway within 1 s and refuses their sign-ins until \`active\` again; it needs every game they have a role in, and nobody suspends themselves. Nobody may suspend or demote the last active owner of every game (403). Recorded as \`operator.updated\` with the roles and status before and after.`, {
+    permission: 'operators.manage',
+    body: updateOperatorBody,
+    responses: [{ status: 200, description: 'The operator as the caller sees them', schema: 'OperatorView' }],
+    errors: ['FORBIDDEN', 'STEP_UP_REQUIRED', 'NOT_FOUND'],
+    idempotent: true,
+  }),
+  teamRoute('delete', '/operators/{operatorId}', 'removeOperator', 'Remove an operator', `${STEP_UP} Ends every session of theirs on every gateway within 1 s and refuses their sign-ins; their pending invitations are revoked. The operator's record stays (status removed) so ended sessions stay refused; their e-mail may be invited again. Needs every game they have a role in; nobody removes themselves, nor the last active owner of every game (403). Recorded as \`operator.removed\`.`, {
+    permission: 'operators.manage',
+    responses: [{ status: 204, description: 'Removed' }],
+    errors: ['FORBIDDEN', 'STEP_UP_REQUIRED', 'NOT_FOUND'],
+  }),
+  teamRoute('get', '/operators/{operatorId}/sessions', 'listOperatorSessions', "An operator's open console sessions", 'Owners only: created, last seen, client address and user agent of each open session, newest first.', {
+    permission: 'operators.read',
+    responses: [{ status: 200, description: 'The open sessions', schema: 'OperatorSessionList' }],
+    errors: ['FORBIDDEN', 'NOT_FOUND'],
+  }),
+  teamRoute('delete', '/operators/{operatorId}/sessions', 'endOperatorSessions', "End every session of an operator's", `${STEP_UP} Every gateway refuses them within 1 s; the operator can sign in again. Recorded as \`operator.sessions_ended\`.`, {
+    permission: 'operators.manage',
+    responses: [{ status: 204, description: 'Ended' }],
+    errors: ['FORBIDDEN', 'STEP_UP_REQUIRED', 'NOT_FOUND'],
+    idempotent: true,
+  }),
+  teamRoute('delete', '/operators/{operatorId}/sessions/{sessionId}', 'endOperatorSession', "End one session of an operator's", `${STEP_UP} 404 \`NOT_FOUND\` when the session is not open.`, {
+    permission: 'operators.manage',
+    responses: [{ status: 204, description: 'Ended' }],
+    errors: ['FORBIDDEN', 'STEP_UP_REQUIRED', 'NOT_FOUND'],
+  }),
+  teamRoute('get', '/invitations', 'listInvitations', 'Invitations, newest first', 'Owners only: the latest 500 with their state (`pending`, `accepted`, `revoked`, `expired`); an owner of listed games sees those with a role in their games. Links are never shown again.', {
+    permission: 'operators.read',
+    responses: [{ status: 200, description: 'The invitations', schema: 'InvitationList' }],
+    errors: ['FORBIDDEN'],
+  }),
+  teamRoute('post', '/invitations', 'createInvitation', 'Invite an operator', `${STEP_UP} The answer holds the single-use link (\`{PUBLIC_BASE_URL or this address}/console/invitation#token=…\`), shown this once: it works for 72 hours, until accepted or revoked. With \`SMTP_URL\` set on identity it is mailed too (\`mailed: true\`; a mail that fails does not fail the invitation). Roles only within the games the caller owns (403). An e-mail that belongs to an active or suspended operator: 400. Recorded as \`operator.invited\` (never with the link).`, {
+    permission: 'operators.manage',
+    body: createInvitationBody,
+    responses: [{ status: 201, description: 'The invitation and its link', schema: 'CreatedInvitationView' }],
+    errors: ['FORBIDDEN', 'STEP_UP_REQUIRED'],
+  }),
+  teamRoute('delete', '/invitations/{invitationId}', 'revokeInvitation', 'Revoke an invitation', `${STEP_UP} Its link stops working at once; 404 \`NOT_FOUND\` when it is no longer pending. Recorded as \`invitation.revoked\`.`, {
+    permission: 'operators.manage',
+    responses: [{ status: 204, description: 'Revoked' }],
+    errors: ['FORBIDDEN', 'STEP_UP_REQUIRED', 'NOT_FOUND'],
+  }),
+  teamRoute('post', '/invitations/preview', 'previewInvitation', 'What an invitation link offers', 'No credential: the token of the link. 404 `NOT_FOUND` for a link that is unknown, used, revoked or expired; each such answer counts against the client address as a failed authentication (past the limit: 429).', {
+    access: 'public',
+    body: previewInvitationBody,
+    responses: [{ status: 200, description: 'The e-mail, the roles and until when the link works', schema: 'InvitationPreview' }],
+    errors: ['NOT_FOUND', 'RATE_LIMITED'],
+    idempotent: true,
+  }),
+  teamRoute('post', '/invitations/accept', 'acceptInvitation', 'Accept an invitation: set a password and sign in', 'No credential: the token of the link, a password (12 to 1024 characters) and a display name. Creates the operator with the invitation\'s roles, marks the invitation accepted (a link works once: a second accept answers 404) and signs them in as `POST /v1/console/session` does (the `console_session` cookie and a token). 404 `NOT_FOUND` for a link that is unknown, used, revoked or expired (counted as a failed authentication: past the limit, 429); 400 when the e-mail has become an operator\'s meanwhile. Recorded as `invitation.accepted`.', {
+    access: 'public',
+    body: acceptInvitationBody,
+    responses: [{ status: 200, description: 'Signed in', schema: 'ConsoleSessionView' }],
+    errors: ['NOT_FOUND', 'RATE_LIMITED'],
+  }),
+  teamRoute('get', '/settings', 'getConsoleSettings', "The instance's console settings", 'Any signed-in operator.', {
+    responses: [{ status: 200, description: 'The settings', schema: 'ConsoleSettingsView' }],
+  }),
+  teamRoute('put', '/settings', 'putConsoleSettings', "Change the instance's console settings", `Owners of every game only, with a fresh second factor (401 \`STEP_UP_REQUIRED\`). \`requireTwoFactor: true\`: every operator must have a second factor; one without can only set one up. Recorded as \`settings.updated\`.`, {
+    permission: 'settings.manage',
+    body: updateSettingsBody,
+    responses: [{ status: 200, description: 'The settings', schema: 'ConsoleSettingsView' }],
+    errors: ['FORBIDDEN', 'STEP_UP_REQUIRED'],
+    idempotent: true,
+  }),
+];
 
 /** Every public route, by port. A test checks this list against the routes the gateway really serves. */
 export const API_ROUTES: ApiRoute[] = [
@@ -456,6 +540,7 @@ export const API_ROUTES: ApiRoute[] = [
     responses: [{ status: 200, description: 'A page of players', schema: 'ConsolePlayerPage' }],
     errors: ['INVALID_QUERY', 'GAME_NOT_FOUND'],
   },
+  ...TEAM_ROUTES,
 ];
 
 /** A route of the signed-in operator's own session or account (tag Account, any role). */

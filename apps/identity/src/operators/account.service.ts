@@ -9,8 +9,8 @@ import { ConsoleSessionEntity } from './entities/console-session.entity';
 import { OperatorsRepository } from './operators.repository';
 import { OperatorsService } from './operators.service';
 import { PASSWORD_BOX, openPassword } from './password-box';
-import { hashPassword, verifyPassword } from './passwords';
-import { SignInLimiter } from './sign-in-limiter';
+import { OwnPassword } from './own-password';
+import { hashPassword } from './passwords';
 
 /**
  * The signed-in operator's own account: display name, password, sessions. Open to every operator of a live session,
@@ -22,7 +22,7 @@ export class AccountService {
     private readonly operators: OperatorsRepository,
     private readonly operatorsService: OperatorsService,
     private readonly sessions: ConsoleSessionsRepository,
-    private readonly limiter: SignInLimiter,
+    private readonly password: OwnPassword,
     private readonly revocations: RevocationsService,
     private readonly access: ConsoleAccessService,
     private readonly audit: AuditService,
@@ -44,24 +44,7 @@ export class AccountService {
     const caller = await this.access.current(principal);
     const current = openPassword(this.passwordBox, sealedCurrent, caller.email);
     const next = openPassword(this.passwordBox, sealedNew, caller.email);
-    const ip = principal.ip ?? 'unknown';
-    const { counted, retryAfter } = await this.limiter.reserve(caller.email, ip);
-    let valid: boolean;
-    try {
-      const operator = await this.operators.findById(caller.operatorId);
-      valid = operator !== null && (await verifyPassword(current, operator.passwordHash));
-    } catch (error) {
-      await this.limiter.release(caller.email, ip, counted);
-      throw error;
-    } finally {
-      await this.limiter.done(caller.email, counted);
-    }
-    if (!valid) {
-      throw counted === 'address-only'
-        ? new AppError('RATE_LIMITED', 'Too many failed sign-ins; try again later', retryAfter)
-        : new AppError('INVALID_CREDENTIALS', 'The current password is wrong');
-    }
-    await this.limiter.release(caller.email, ip, counted);
+    await this.password.check(caller, principal.ip ?? 'unknown', current, 'The current password is wrong');
     await this.operators.updatePasswordHash(caller.operatorId, await hashPassword(next));
     const ended = await this.endAndBroadcast(caller, { except: caller.sessionId });
     await this.record(caller, 'operator.password_changed', { endedSessions: ended.length });

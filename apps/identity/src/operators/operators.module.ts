@@ -12,6 +12,7 @@ import { ConsoleSessionEntity } from './entities/console-session.entity';
 import { OperatorEntity } from './entities/operator.entity';
 import { OperatorsRepository } from './operators.repository';
 import { OperatorsService } from './operators.service';
+import { OwnPassword } from './own-password';
 import { passwordBoxProvider } from './password-box';
 import { SignInChallenges } from './sign-in-challenges';
 import { SignInLimiter } from './sign-in-limiter';
@@ -22,6 +23,7 @@ import { StepUpService } from './step-up.service';
   imports: [TypeOrmModule.forFeature([OperatorEntity, ConsoleSessionEntity]), TokensModule, AuditModule, SecondFactorsModule],
   controllers: [ConsoleController, AccountController],
   providers: [
+    OwnPassword,
     OperatorsRepository,
     OperatorsService,
     SignInLimiter,

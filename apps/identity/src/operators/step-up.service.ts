@@ -8,7 +8,7 @@ import { SecondFactorMethod, SecondFactorsService } from '../second-factors/seco
 import { ConsoleSessionsRepository } from './console-sessions.repository';
 import { OperatorsRepository } from './operators.repository';
 import { PASSWORD_BOX, openPassword } from './password-box';
-import { verifyPassword } from './passwords';
+import { OwnPassword } from './own-password';
 import { SignInLimiter } from './sign-in-limiter';
 
 /**
@@ -24,6 +24,7 @@ export class StepUpService {
     private readonly factors: SecondFactorsService,
     private readonly passkeys: PasskeysService,
     private readonly limiter: SignInLimiter,
+    private readonly password: OwnPassword,
     private readonly access: ConsoleAccessService,
     private readonly audit: AuditService,
     @Inject(PASSWORD_BOX) private readonly passwordBox: BoxKeyPair,
@@ -76,21 +77,7 @@ export class StepUpService {
       throw new AppError('INVALID_CREDENTIALS', 'Give your second factor: with one set up, the password is not enough');
     }
     const digest = openPassword(this.passwordBox, sealedPassword, caller.email);
-    const { counted, retryAfter } = await this.limiter.reserve(caller.email, ip);
-    let valid: boolean;
-    try {
-      const operator = await this.operators.findById(caller.operatorId);
-      valid = operator !== null && (await verifyPassword(digest, operator.passwordHash));
-    } catch (error) {
-      await this.limiter.release(caller.email, ip, counted);
-      throw error;
-    } finally {
-      await this.limiter.done(caller.email, counted);
-    }
-    if (!valid) {
-      throw counted === 'address-only' ? new AppError('RATE_LIMITED', 'Too many failed sign-ins; try again later', retryAfter) : new AppError('INVALID_CREDENTIALS', 'Wrong password');
-    }
-    await this.limiter.release(caller.email, ip, counted);
+    await this.password.check(caller, ip, digest, 'Wrong password');
     return 'password';
   }
 }

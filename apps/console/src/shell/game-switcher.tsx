@@ -1,7 +1,8 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useId, useRef, useState } from 'react';
 import { Link, useMatch } from 'react-router';
 import { useGame, useGames } from '../api/queries';
 import { useCan } from '../session/permissions';
+import { useDismiss } from '../ui/use-dismiss';
 
 /**
  * The header's game switcher: a button that opens the list of games (a disclosure of links, so arrow keys and Tab
@@ -18,28 +19,8 @@ export function GameSwitcher() {
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
 
-  useEffect(() => {
-    if (!open) {
-      return undefined;
-    }
-    const outside = (event: MouseEvent) => {
-      if (!root.current?.contains(event.target as Node)) {
-        setOpen(false);
-      }
-    };
-    const escape = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        setOpen(false);
-        button.current?.focus();
-      }
-    };
-    document.addEventListener('mousedown', outside);
-    document.addEventListener('keydown', escape);
-    return () => {
-      document.removeEventListener('mousedown', outside);
-      document.removeEventListener('keydown', escape);
-    };
-  }, [open]);
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(open, close, root, button);
 
   const items = games.data?.pages.flatMap((page) => page.items) ?? [];
   const label = gameId ? (current.data?.name ?? 'Game') : 'All games';

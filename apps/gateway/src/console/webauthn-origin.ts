@@ -1,4 +1,4 @@
-import { WebAuthnOrigin } from '@game-wallet/contracts';
+import { AppError, WebAuthnOrigin } from '@game-wallet/contracts';
 import type { FastifyRequest } from 'fastify';
 import { GatewayConfig } from '../config';
 import { publicEndpoints } from './console-endpoints.controller';
@@ -9,7 +9,13 @@ import { publicEndpoints } from './console-endpoints.controller';
  * response against it, so a passkey made for this console answers nowhere else.
  */
 export function webAuthnOrigin(config: GatewayConfig, request: FastifyRequest): WebAuthnOrigin {
-  const url = new URL(publicEndpoints(config, request).baseUrl);
+  let url: URL;
+  try {
+    url = new URL(publicEndpoints(config, request).baseUrl);
+  } catch {
+    // Only a request's own `Host` can make it unreadable (PUBLIC_BASE_URL is checked at start): `[::1]:99999`.
+    throw new AppError('BAD_REQUEST', 'The Host header is not an address this console can be served at');
+  }
   return { origin: url.origin, rpId: url.hostname };
 }
 

@@ -1,5 +1,6 @@
 // Appends the console's vitest totals to JEST_SUMMARY_FILE (when set), in the jest summary reporter's format, so
-// `.ci/run` prints one closing "N passed, N failed" line over every test runner.
+// `.ci/run` prints one closing "N passed, N failed" line over every test runner; and each failed test's name to
+// JEST_FAILURES_FILE (when set).
 import { appendFileSync } from 'node:fs';
 
 export default class SummaryReporter {
@@ -14,6 +15,9 @@ export default class SummaryReporter {
         const state = test.result().state;
         if (state === 'passed' || state === 'failed') {
           counts[state] += 1;
+          if (state === 'failed' && process.env.JEST_FAILURES_FILE) {
+            appendFileSync(process.env.JEST_FAILURES_FILE, `${module.moduleId} › ${test.fullName}\n`);
+          }
         } else {
           counts.skipped += 1;
         }

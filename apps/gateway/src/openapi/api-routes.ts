@@ -378,10 +378,12 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'Console',
     operationId: 'listGames',
     summary: 'List games, newest first',
+    description:
+      "The games the operator has a role in (every game for a grant on every game). 403 `FORBIDDEN` when the instance requires two factors and the operator has not set one up: they can then only use their own account.",
     access: 'console',
     query: pageQuery,
     responses: [{ status: 200, description: 'A page of games', schema: 'GamePage' }],
-    errors: ['INVALID_QUERY'],
+    errors: ['INVALID_QUERY', 'FORBIDDEN'],
   },
   {
     method: 'post',

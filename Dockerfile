@@ -5,10 +5,10 @@
 #   docker build --build-arg APP=wallet   -t game-wallet-wallet:0.1.0   .
 #   docker build --build-arg APP=core     -t game-wallet-core:0.1.0     .
 #
-# (`--target app-<app>` builds the same image.) APP is required: gateway, identity, wallet or core. The image holds the app's bundle (`nx build <app>`: its own code
-# and the libs it imports, in one file per entry point, without source maps), the packages its generated package.json
-# lists (production only, from the pruned lockfile), and, for the gateway, the web console's static files. No test code,
-# no other app, no build tools.
+# APP is required: gateway, identity, wallet or core (without it the last FROM names no stage: `FROM app-`). The
+# image holds the app's bundle (`nx build <app>`: its own code and the libs it imports, in one file per entry point,
+# without source maps), the packages its generated package.json lists (production only, from the pruned lockfile),
+# and, for the gateway, the web console's static files. No test code, no other app, no build tools.
 #
 # Signals: tini is PID 1; it forwards SIGTERM to node, which stops taking work and finishes what is in flight (the
 # gateway first drains for SHUTDOWN_DRAIN_MS), and it reaps any process left behind.

@@ -6,7 +6,7 @@
 # A Debian bookworm minbase root (debootstrap --variant=minbase, as debian:bookworm-slim is), this machine's `node`
 # and `npm` in /usr/local as the official image has them, the `node` user (uid/gid 1000) and the same dpkg excludes
 # as the slim image. It differs from the published node:<version>-bookworm-slim in the Node binary (this machine's,
-# not the tag's release), and carries what only CI needs: this machine's CA bundle (its network goes through a
+# not the tag's release, with the npm installed beside it), and carries what only CI needs: this machine's CA bundle (its network goes through a
 # TLS-intercepting proxy) with npm's `cafile` set to it, and Node's headers with npm's `nodedir` (node-gyp builds
 # pkcs11js without downloading them from nodejs.org, which is not reachable). No yarn, no corepack.
 #
@@ -14,7 +14,8 @@
 # Cached: the root filesystem as a tarball in $GW_CI_CACHE (default /var/cache/game-wallet-ci), keyed by a hash of
 # this script, the node binary, npm, the headers and the CA bundle; rebuilt only when one of them changes.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+self="$(readlink -f "$0")"
+cd "$(dirname "$self")/../.."
 
 export CONTAINERS_CONF="${CONTAINERS_CONF:-$PWD/deploy/ci/containers.conf}"
 cache="${GW_CI_CACHE:-/var/cache/game-wallet-ci}"
@@ -39,7 +40,7 @@ ca_bundle=/etc/ssl/certs/ca-certificates.crt
 
 key="$(
   {
-    sha256sum "$0" "$node_bin" "$npm_dir/package.json" "$headers/node_version.h" "$ca_bundle" | cut -d' ' -f1
+    sha256sum "$self" "$node_bin" "$npm_dir/package.json" "$headers/node_version.h" "$ca_bundle" | cut -d' ' -f1
     echo "$image $mirror"
   } | sha256sum | cut -c1-16
 )"

@@ -310,8 +310,27 @@ describe(runChecks.name, () => {
     await expect(check(dir, 'dockerfile')).resolves.toEqual([
       expect.stringMatching(/^Dockerfile:\d+: FROM node:latest: base image uses latest; pin an exact version$/),
       expect.stringMatching(/^Dockerfile:\d+: FROM node:latest/),
-      expect.stringMatching(/^Dockerfile:\d+: FROM node:latest/),
     ]);
+  });
+
+  it('fails when a FROM uses an ARG that is not declared before the first FROM', async () => {
+    const dir = copy();
+    // As the Dockerfile was before: APP declared only inside the stages, so `FROM app-${APP}` named `app-`.
+    edit(dir, 'Dockerfile', /^ARG APP\n(?=[\s\S]*^FROM )/m, '');
+
+    await expect(check(dir, 'dockerfile')).resolves.toEqual([
+      expect.stringMatching(/^Dockerfile:\d+: FROM app-\$\{APP\}: \$\{APP\} is not declared by an ARG before the first FROM, so it is empty here; declare it there \(ARG APP\)$/),
+    ]);
+  });
+
+  it('accepts a FROM that uses a global ARG or a platform ARG', async () => {
+    const dir = copy();
+    writeFileSync(
+      join(dir, 'Dockerfile'),
+      ['ARG BASE=node:22.22.0-bookworm-slim', 'FROM --platform=$BUILDPLATFORM ${BASE} AS build', 'FROM ${BASE}', 'USER 1000:1000', 'CMD ["node", "main.js"]'].join('\n'),
+    );
+
+    await expect(check(dir, 'dockerfile')).resolves.toEqual([]);
   });
 
   it('fails when the Dockerfile breaks its other rules', async () => {

@@ -25,10 +25,15 @@ function imageReference(image) {
   return { tag: colon === -1 ? undefined : withoutDigest.slice(colon + 1), digest };
 }
 
+/** The ARGs the builder declares itself, in scope everywhere (`FROM --platform=$BUILDPLATFORM …`). */
+const PLATFORM_ARGS = ['BUILDPLATFORM', 'BUILDOS', 'BUILDARCH', 'BUILDVARIANT', 'TARGETPLATFORM', 'TARGETOS', 'TARGETARCH', 'TARGETVARIANT'];
+
 const isRoot = (user) => ['', 'root', '0'].includes(String(user).split(':')[0].trim());
 
 /**
- * `dockerfile`: base images pinned to an exact version (or a digest), the final stage runs as a non-root USER,
+ * `dockerfile`: every variable a FROM uses declared by an ARG before the first FROM (an ARG inside a stage is not
+ * seen by any FROM: `FROM app-${APP}` would name `app-`), base images pinned to an exact version (or a digest), the
+ * final stage runs as a non-root USER,
  * CMD/ENTRYPOINT in exec form, no ADD of URLs, `apt-get install` with --no-install-recommends and its lists removed in
  * the same RUN, no sudo, absolute WORKDIRs.
  */
@@ -58,6 +63,19 @@ function checkDockerfile(file) {
     const pattern = wildcard(stage.image.toLowerCase());
     return stages.slice(0, index).filter((earlier) => earlier.name && pattern.test(earlier.name));
   };
+
+  // Only the ARGs before the first FROM are in scope on a FROM line (Docker's UndefinedArgInFrom, podman's
+  // "invalid reference format"): anything else expands to the empty string there.
+  const globalArgs = new Set([...PLATFORM_ARGS, ...dockerfile.getInitialARGs().map((arg) => arg.getProperty()?.getName())]);
+  for (const from of froms) {
+    for (const variable of from.getVariables()) {
+      if (!globalArgs.has(variable.getName())) {
+        problems.push(
+          `${at(from)}: FROM ${from.getImage()}: \${${variable.getName()}} is not declared by an ARG before the first FROM, so it is empty here; declare it there (ARG ${variable.getName()})`,
+        );
+      }
+    }
+  }
 
   stages.forEach((stage, index) => {
     if (stage.image === 'scratch' || parentsOf(stage, index).length > 0) {

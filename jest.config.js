@@ -46,12 +46,13 @@ module.exports = {
     },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{apps,libs}/*/test/**/*.e2e-spec.ts', '<rootDir>/tools/test/**/*.e2e-spec.ts'] },
     // The wallet and player suites again, with the wallet's master keys in a SoftHSM2 token (WALLET_MASTER_KEY_PROVIDER=pkcs11);
-    // custody.e2e-spec is about environment keys, and hsm.e2e-spec sets up its own token.
+    // custody.e2e-spec and chain-keys.e2e-spec open rows with environment keys, and hsm.e2e-spec sets up its own token
+    // (and checks sealed chain keys and their backfill under it).
     {
       ...common,
       displayName: 'hsm',
       testMatch: ['<rootDir>/apps/{wallet,core}/test/**/*.e2e-spec.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '/custody\\.e2e-spec\\.ts$', '/hsm\\.e2e-spec\\.ts$'],
+      testPathIgnorePatterns: ['/node_modules/', '/custody\\.e2e-spec\\.ts$', '/chain-keys\\.e2e-spec\\.ts$', '/hsm\\.e2e-spec\\.ts$'],
       setupFiles: ['<rootDir>/libs/testing/src/hsm-setup.ts'],
     },
     { ...common, displayName: 'faults', testMatch: ['<rootDir>/{apps,libs}/*/test/**/*.fault-spec.ts'] },

@@ -84,7 +84,8 @@ describe('wallet key custody', () => {
     expect((await walletRows()).map((row) => row.aad_version)).toEqual([2, 2, 2, 2]);
     // A database from before owner binding: version 1 not retired yet (a new one retires it in its migrations).
     await queryOnce(platform.databaseUrl, `ALTER TABLE wallet.wallets DROP CONSTRAINT ${OWNER_BOUND_CONSTRAINT}`);
-    // One wallet as rows made before owner binding were: associated data = wallet id (entropy), wallet id|key id (data key).
+    // One wallet as rows made before owner binding were: associated data = wallet id (entropy), wallet id|key id (data key),
+    // and no sealed chain keys (they came later).
     const [legacy] = (await walletRows()).filter((row) => row.id === players[1].walletId);
     const k1Key = Buffer.from(k1, 'base64');
     const entropy = await openEntropy(ownerOf(legacy), sealedOf(legacy), new EnvironmentKeyring(new Map([['k1', k1Key]]), 'k1'));
@@ -94,7 +95,7 @@ describe('wallet key custody', () => {
     await queryOnce(
       platform.databaseUrl,
       `UPDATE wallet.wallets SET entropy_ciphertext = $2, entropy_iv = $3, entropy_tag = $4, data_key_ciphertext = $5, data_key_iv = $6,
-         data_key_tag = $7, aad_version = 1 WHERE id = $1`,
+         data_key_tag = $7, aad_version = 1, sealed_evm_key = NULL, sealed_sol_key = NULL, sealed_sui_key = NULL WHERE id = $1`,
       [legacy.id, body.ciphertext, body.iv, body.tag, wrapped.ciphertext, wrapped.iv, wrapped.tag],
     );
     await restartWallet({ WALLET_MASTER_KEYS: `k1=${k1}`, WALLET_MASTER_KEY_ID: 'k1' }); // starts with version 1 not retired

@@ -184,6 +184,21 @@ describe('wallet master keys in an HSM (PKCS#11, SoftHSM2)', () => {
     }
   });
 
+  it('keeps the sealed chain keys through the moves into the token (under the same data key), and backfills with the data keys unwrapped in the token', async () => {
+    const walletId = players[1].walletId;
+    const before = await Promise.all(['evm', 'sol', 'sui'].map((chain) => sign(walletId, 'sealed in the token', chain)));
+    expect(before.map((response) => response.status)).toEqual([200, 200, 200]);
+    expect((await walletRows()).every((row) => row.sealed_evm_key !== null && row.sealed_sol_key !== null && row.sealed_sui_key !== null)).toBe(true);
+    await queryOnce(platform.databaseUrl, 'UPDATE wallet.wallets SET sealed_evm_key = NULL, sealed_sol_key = NULL, sealed_sui_key = NULL WHERE id = $1', [walletId]);
+    const env = { ...platform.env, ...token.walletEnv('hsm-2'), WALLET_MASTER_KEYS: '' };
+    const run = spawnNode('backfill', 'dist/apps/wallet/cli/rewrap.js', env, ['--chain-keys']);
+    expect(await run.waitForExit()).toBe(0);
+    expect(run.output).toContain('Sealed the chain keys of 1 of 1 wallet(s)');
+    const after = await Promise.all(['evm', 'sol', 'sui'].map((chain) => sign(walletId, 'sealed in the token', chain)));
+    expect(after.map((response) => response.body.signature)).toEqual(before.map((response) => response.body.signature));
+    expect(ethers.verifyMessage('sealed in the token', after[0].body.signature)).toBe((await readWallet(walletId)).body.addresses.evm);
+  });
+
   it('serves many creations and signatures at once (token calls run on several threads, each on its own session)', async () => {
     const many = await Promise.all(Array.from({ length: 40 }, (_, n) => createPlayer(platform, game.key, `burst-${n}`)));
     const signed = await Promise.all(many.map((player) => sign(player.walletId, 'at once')));

@@ -4,6 +4,7 @@ import { TEST_PG_URL, dropDatabase, queryOnce, uniqueDatabaseUrl } from '@game-w
 import { DataSource } from 'typeorm';
 import { walletDataSourceOptions } from '../src/database/data-source-options';
 import { WALLET_MIGRATIONS } from '../src/database/migrations';
+import { PolicyVersions1763741600000 } from '../src/database/migrations/1763741600000-PolicyVersions';
 
 /**
  * The migration to policy v2 on a database of the release before it: each game's policy of the first shape becomes
@@ -32,7 +33,7 @@ describe('signing policies migrated to rules', () => {
   };
 
   it('turns each stored policy of the first shape into version 1: the rules that decide as it did', async () => {
-    await migrate(WALLET_MIGRATIONS.slice(0, -1));
+    await migrate(WALLET_MIGRATIONS.slice(0, WALLET_MIGRATIONS.indexOf(PolicyVersions1763741600000)));
     const limited: SigningPolicy = {
       operations: { apiKey: ['message', 'transaction'], profile: ['message'] },
       evm: { ...DEFAULT_SIGNING_POLICY.evm, chainIds: ['8453'], maxValueWei: '1000', contracts: ['0x1111111111111111111111111111111111111111'] },

@@ -14,6 +14,10 @@ export interface WalletRow {
   data_key_iv: Buffer;
   data_key_tag: Buffer;
   master_key_id: string;
+  /** the chain keys sealed under the data key (keys/chain-key-envelope.ts); null until made or backfilled */
+  sealed_evm_key: Buffer | null;
+  sealed_sol_key: Buffer | null;
+  sealed_sui_key: Buffer | null;
 }
 
 export const walletRowsOf = (databaseUrl: string) => queryOnce<WalletRow & Record<string, unknown>>(databaseUrl, 'SELECT * FROM wallet.wallets ORDER BY id');

@@ -82,14 +82,20 @@ export async function decode(signer: ChainSigner, request: SigningRequest): Prom
   }
 }
 
+/** How a chain signs a message: the bytes its signature primitive takes, and the signature as the chain writes it. */
+export interface MessageSigning {
+  payload(message: Uint8Array): Uint8Array;
+  format(signature: Uint8Array): string;
+}
+
 /** A message, which no policy rule reads beyond its operation: signed as the chain signs messages, recorded under its own bytes. */
-export function decodedMessage(chain: ChainName, message: Buffer, signMessage: (key: Uint8Array, message: Uint8Array) => string): DecodedRequest {
+export function decodedMessage(chain: ChainName, message: Buffer, signing: MessageSigning): DecodedRequest {
   return {
     facts: { operation: 'message', chain, nativeValue: '0', length: message.length },
     live: { message },
     forWallet: (address) => ({
       audited: message,
-      sign: async (withKey) => ({ view: { chain, address, signature: await withKey((key) => signMessage(key, message)) }, signed: message }),
+      sign: async (signWithKey) => ({ view: { chain, address, signature: signing.format(await signWithKey(signing.payload(message))) }, signed: message }),
     }),
   };
 }
@@ -113,13 +119,17 @@ export interface PreparedSigning {
   /** What a refusal is recorded under in the audit trail (its SHA-256): the bytes that were to be signed, or the request as received. */
   readonly audited: Uint8Array;
   /**
-   * Signs with the wallet's chain key, lent by `withKey` for one synchronous call and zeroed after it; answers the
-   * view and what the allowed signature is recorded under in the audit trail.
+   * Signs with the wallet's chain key through `signWithKey` (the chain's signature primitive over a payload: see
+   * chains/signature-primitives.ts); answers the view and what the allowed signature is recorded under in the audit trail.
    */
-  sign(withKey: WithChainKey): Promise<{ view: SignatureView | SignedTransactionView; signed: Uint8Array }>;
+  sign(signWithKey: SignWithChainKey): Promise<{ view: SignatureView | SignedTransactionView; signed: Uint8Array }>;
 }
 
-export type WithChainKey = <T>(use: (key: Uint8Array) => T) => Promise<T>;
+/**
+ * The chain's signature primitive over `payload` with the wallet's key for that chain: the key is opened, used and
+ * zeroed by the signing pipeline, on the event loop or a worker thread; the chain's code never holds it.
+ */
+export type SignWithChainKey = (payload: Uint8Array) => Promise<Uint8Array>;
 
 /** The request as received, for a refusal recorded before anything was decoded (the operation was not allowed). */
 export function receivedBytes(request: SigningRequest): Uint8Array {

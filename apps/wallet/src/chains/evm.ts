@@ -15,11 +15,11 @@ import {
   parseTypedDataType,
   typedDataProblem,
 } from '@game-wallet/contracts';
-import { secp256k1 } from '@noble/curves/secp256k1';
 import { keccak_256 } from '@noble/hashes/sha3';
 import type { AbiCoder, FunctionFragment, Transaction } from 'ethers';
 import { LRUCache } from 'lru-cache';
-import { ChainSigner, CriterionOutcome, DecodedRequest, SigningFacts, bytesOfHex, decodedMessage, COMPARE_NUMBERS } from './chain-signer';
+import { ChainSigner, CriterionOutcome, DecodedRequest, MessageSigning, SigningFacts, bytesOfHex, decodedMessage, COMPARE_NUMBERS } from './chain-signer';
+import { SIGNATURE_PRIMITIVES } from './signature-primitives';
 
 /**
  * EVM chains: messages (EIP-191), transactions (EIP-1559 and legacy) and typed data (EIP-712) — decoded, read as the
@@ -36,7 +36,7 @@ export const evm: ChainSigner<EvmTransactionRequest> = {
   chain: 'evm',
   criterion: evmCriterion,
   criterionProblem: evmCriterionProblem,
-  message: (message) => decodedMessage('evm', message, signEvm),
+  message: (message) => decodedMessage('evm', message, EVM_MESSAGES),
   transaction: async (request) => decodedTransaction(await evmTransactionToSign(request)),
   typedData: decodedTypedData,
 };
@@ -47,9 +47,8 @@ function decodedTransaction(transaction: Transaction): DecodedRequest {
     facts: evmTransactionFacts(transaction),
     forWallet: (address) => ({
       audited: unsigned,
-      async sign(withKey) {
-        const digest = bytesOfHex(transaction.unsignedHash);
-        const signature = await withKey((key) => signEvmDigest(key, digest));
+      async sign(signWithKey) {
+        const signature = recoverableOf(await signWithKey(bytesOfHex(transaction.unsignedHash)));
         const { raw, hash } = await signedEvmTransaction(transaction, signature);
         return { view: { chain: 'evm', address, signedTransaction: raw, hash }, signed: unsigned };
       },
@@ -71,9 +70,9 @@ function decodedTypedData(typedData: TypedDataRequest): DecodedRequest {
     facts: evmTypedDataFacts(typedData),
     forWallet: (address) => ({
       audited: Buffer.from(JSON.stringify(typedData)),
-      async sign(withKey) {
+      async sign(signWithKey) {
         const digest = await typedDataDigest(typedData);
-        const signature = await withKey((key) => evmSignatureHex(signEvmDigest(key, digest)));
+        const signature = evmSignatureHex(recoverableOf(await signWithKey(digest)));
         return { view: { chain: 'evm', address, signature }, signed: digest };
       },
     }),
@@ -86,16 +85,19 @@ function decodedTypedData(typedData: TypedDataRequest): DecodedRequest {
  * EIP-191 `personal_sign`: keccak256("\x19Ethereum Signed Message:\n" + length + message), secp256k1 with low s,
  * serialized r ‖ s ‖ v with v ∈ {27, 28}, as `0x` + 130 hex (ethers/viem `verifyMessage` accept it).
  */
+const EVM_MESSAGES: MessageSigning = {
+  payload: (message) => keccak_256(Uint8Array.of(...new TextEncoder().encode(`\x19Ethereum Signed Message:\n${message.length}`), ...message)),
+  format: (signature) => evmSignatureHex(recoverableOf(signature)),
+};
+
+/** A message signed with a key at hand (test vectors): the same steps as a request's. */
 export function signEvm(privateKey: Uint8Array, message: Uint8Array): string {
-  const prefix = new TextEncoder().encode(`\x19Ethereum Signed Message:\n${message.length}`);
-  return evmSignatureHex(signEvmDigest(privateKey, keccak_256(Uint8Array.of(...prefix, ...message))));
+  return EVM_MESSAGES.format(SIGNATURE_PRIMITIVES.evm(privateKey, EVM_MESSAGES.payload(message)));
 }
 
-/** A secp256k1 signature of a 32-byte digest, low s (EIP-2), with the recovery bit Ethereum's `v` is made of. */
-export function signEvmDigest(privateKey: Uint8Array, digest: Uint8Array): { r: Uint8Array; s: Uint8Array; recovery: number } {
-  const signature = secp256k1.sign(digest, privateKey, { lowS: true });
-  const compact = signature.toCompactRawBytes();
-  return { r: compact.slice(0, 32), s: compact.slice(32), recovery: signature.recovery };
+/** The primitive's r ‖ s ‖ recovery bit, apart (what Ethereum's `v` is made of). */
+function recoverableOf(signature: Uint8Array): { r: Uint8Array; s: Uint8Array; recovery: number } {
+  return { r: signature.slice(0, 32), s: signature.slice(32, 64), recovery: signature[64] };
 }
 
 /** `0x` + r ‖ s ‖ v with v ∈ {27, 28}: 130 hex digits, as `personal_sign` and `eth_signTypedData_v4` answer. */

@@ -1,5 +1,4 @@
 import { AppError, Criterion, NumberCondition, SOL_PROGRAMS, SolInstructionAllowance, SolProgramName } from '@game-wallet/contracts';
-import { ed25519 } from '@noble/curves/ed25519';
 import { COMPUTE_BUDGET_PROGRAM_ADDRESS, ComputeBudgetInstruction, parseComputeBudgetInstruction } from '@solana-program/compute-budget';
 import { MemoInstruction, SUPPORTED_MEMO_PROGRAM_ADDRESSES } from '@solana-program/memo';
 import { SYSTEM_PROGRAM_ADDRESS, SystemInstruction, parseSystemInstruction } from '@solana-program/system';
@@ -29,7 +28,8 @@ import {
   isAddress,
 } from '@solana/kit';
 import { base58 } from '@scure/base';
-import { ChainSigner, CriterionOutcome, DecodedRequest, SigningFacts, decodedMessage, COMPARE_NUMBERS } from './chain-signer';
+import { ChainSigner, CriterionOutcome, DecodedRequest, MessageSigning, SigningFacts, decodedMessage, COMPARE_NUMBERS } from './chain-signer';
+import { SIGNATURE_PRIMITIVES } from './signature-primitives';
 import { SolanaMessage, SolanaWireTransaction, isSolanaTransaction, parseSolanaWireTransaction } from './sol-wire';
 
 /**
@@ -46,7 +46,7 @@ export const sol: ChainSigner<string> = {
     if (isSolanaTransaction(message)) {
       throw new AppError('MESSAGE_IS_TRANSACTION', 'These bytes are a Solana transaction: message signing does not sign transactions');
     }
-    return decodedMessage('sol', message, signSol);
+    return decodedMessage('sol', message, SOL_MESSAGES);
   },
   transaction: async (transaction) => decodedTransaction(Buffer.from(transaction, 'base64')),
 };
@@ -61,8 +61,8 @@ function decodedTransaction(bytes: Buffer): DecodedRequest {
       const slot = solanaSignerSlot(transaction, base58.decode(address));
       return {
         audited: message,
-        async sign(withKey) {
-          const signature = await withKey((key) => ed25519.sign(message, key));
+        async sign(signWithKey) {
+          const signature = await signWithKey(message);
           const signed = withSolanaSignature(bytes, transaction, slot, signature);
           return { view: { chain: 'sol', address, signature: base58.encode(signature), signedTransaction: Buffer.from(signed).toString('base64') }, signed: message };
         },
@@ -72,8 +72,11 @@ function decodedTransaction(bytes: Buffer): DecodedRequest {
 }
 
 /** Ed25519 over the raw message bytes, base58 (Solana's form; `nacl.sign.detached.verify` accepts it). */
+const SOL_MESSAGES: MessageSigning = { payload: (message) => message, format: (signature) => base58.encode(signature) };
+
+/** A message signed with a key at hand (test vectors): the same steps as a request's. */
 export function signSol(privateKey: Uint8Array, message: Uint8Array): string {
-  return base58.encode(ed25519.sign(message, privateKey));
+  return SOL_MESSAGES.format(SIGNATURE_PRIMITIVES.sol(privateKey, SOL_MESSAGES.payload(message)));
 }
 
 const NOT_A_TRANSACTION = 'transaction: not a serialized Solana transaction (legacy or v0, wire format with its signature slots)';

@@ -1,9 +1,9 @@
 import { AppError, Criterion, U64_MAX } from '@game-wallet/contracts';
-import { ed25519 } from '@noble/curves/ed25519';
 import { blake2b } from '@noble/hashes/blake2b';
 import { bcs } from '@mysten/sui/bcs';
 import { SUI_FRAMEWORK_ADDRESS, normalizeSuiAddress } from '@mysten/sui/utils';
-import { ChainSigner, CriterionOutcome, DecodedRequest, SigningFacts, decodedMessage, COMPARE_NUMBERS } from './chain-signer';
+import { ChainSigner, CriterionOutcome, DecodedRequest, MessageSigning, SigningFacts, decodedMessage, COMPARE_NUMBERS } from './chain-signer';
+import { SIGNATURE_PRIMITIVES } from './signature-primitives';
 
 /**
  * Sui: personal messages and transactions (TransactionData in BCS, read with @mysten/sui's schema) — decoded, read
@@ -13,7 +13,7 @@ export const sui: ChainSigner<string> = {
   chain: 'sui',
   criterion: (criterion, facts) => suiCriterion(criterion, facts),
   criterionProblem: (criterion) => suiCriterionProblem(criterion),
-  message: (message) => decodedMessage('sui', message, signSui),
+  message: (message) => decodedMessage('sui', message, SUI_MESSAGES),
   transaction: async (transaction) => decodedTransaction(Buffer.from(transaction, 'base64')),
 };
 
@@ -28,9 +28,8 @@ function decodedTransaction(bytes: Buffer): DecodedRequest {
       }
       return {
         audited: bytes,
-        async sign(withKey) {
-          const digest = suiTransactionDigest(bytes);
-          const signature = await withKey((key) => suiSignatureOf(key, digest));
+        async sign(signWithKey) {
+          const signature = suiSignatureText(await signWithKey(suiTransactionDigest(bytes)));
           return { view: { chain: 'sui', address, signature }, signed: bytes };
         },
       };
@@ -59,15 +58,19 @@ function bcsBytes(message: Uint8Array): Uint8Array {
  * Sui personal message: Ed25519 over BLAKE2b-256(intent [3, 0, 0] ‖ BCS vector<u8> message), serialized as
  * base64(0x00 flag ‖ signature ‖ public key) (`@mysten/sui` `verifyPersonalMessageSignature` accepts it).
  */
+const SUI_MESSAGES: MessageSigning = {
+  payload: (message) => blake2b(Uint8Array.of(3, 0, 0, ...bcsBytes(message)), { dkLen: 32 }),
+  format: suiSignatureText,
+};
+
+/** A message signed with a key at hand (test vectors): the same steps as a request's. */
 export function signSui(privateKey: Uint8Array, message: Uint8Array): string {
-  return suiSignatureOf(privateKey, blake2b(Uint8Array.of(3, 0, 0, ...bcsBytes(message)), { dkLen: 32 }));
+  return SUI_MESSAGES.format(SIGNATURE_PRIMITIVES.sui(privateKey, SUI_MESSAGES.payload(message)));
 }
 
-/** Sui's serialized Ed25519 signature of an intent digest: base64(0x00 flag ‖ signature ‖ public key). */
-export function suiSignatureOf(privateKey: Uint8Array, digest: Uint8Array): string {
-  const signature = ed25519.sign(digest, privateKey);
-  // @noble/curves, bytes in and out: the faster OpenSSL route (ed25519PublicKey) takes the key as a base64url string.
-  return Buffer.from(Uint8Array.of(0, ...signature, ...ed25519.getPublicKey(privateKey))).toString('base64');
+/** Sui's serialized Ed25519 signature (flag ‖ signature ‖ public key, as the primitive answers it), in base64. */
+function suiSignatureText(serialized: Uint8Array): string {
+  return Buffer.from(serialized).toString('base64');
 }
 
 // Decoding

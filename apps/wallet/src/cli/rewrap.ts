@@ -7,6 +7,14 @@
  * signatures do not change (the entropy stays the same). Run with the wallet service's environment:
  *
  *   npm run rewrap        (or, in the wallet image: node cli/rewrap.js)
+ *
+ * The sealed chain keys (keys/chain-key-envelope.ts) are sealed under the wallet's data key, which a rewrap keeps (it
+ * re-wraps the data key, and re-seals only a version-1 entropy under the same data key): they need nothing here.
+ *
+ * With `--chain-keys` (and optionally `--batch=<n>`, default 200), it seals instead the chain keys of the wallets made
+ * before sealed chain keys (see chain-keys-backfill.ts):
+ *
+ *   npm run rewrap -- --chain-keys      (or: node cli/rewrap.js --chain-keys)
  */
 import 'reflect-metadata';
 import { runMain } from '@game-wallet/http';
@@ -18,6 +26,7 @@ import { CURRENT_AAD_VERSION, rewrapEntropy } from '../keys/envelope';
 import { resolveMasterKeyring } from '../keys/master-keys';
 import { retireVersion1IfUnused } from '../keys/owner-binding';
 import { WalletEntity } from '../wallets/entities/wallet.entity';
+import { backfillChainKeys } from './chain-keys-backfill';
 
 const BATCH = 500;
 
@@ -26,6 +35,24 @@ runMain('rewrap', async () => {
   // Rewrap is the way off an older HSM key that fails the checks (the service refuses it): it may open such a key.
   const keyring = await resolveMasterKeyring(config, { useWeakOlderKeys: true });
   const dataSource = await new DataSource(walletDataSourceOptions(config.databaseUrl)).initialize();
+  if (process.argv.includes('--chain-keys')) {
+    const batchArgument = process.argv.find((argument) => argument.startsWith('--batch='));
+    const batch = batchArgument === undefined ? 200 : Number(batchArgument.slice('--batch='.length));
+    if (!Number.isInteger(batch) || batch < 1 || batch > 5_000) {
+      throw new Error('--batch must be a whole number from 1 to 5000');
+    }
+    const result = await backfillChainKeys(dataSource, keyring, batch);
+    await dataSource.destroy();
+    await keyring.close();
+    const rate = result.seconds > 0 ? Math.round(result.sealed / result.seconds) : result.sealed;
+    process.stdout.write(
+      `Sealed the chain keys of ${result.sealed} of ${result.total} wallet(s) in ${result.seconds.toFixed(1)} s (${rate} wallets/s); ${result.failed} could not be opened or did not match their addresses and were left as they were.\n`,
+    );
+    if (result.olderSecrets > 0) {
+      process.stdout.write(`${result.olderSecrets} wallet(s) hold secrets bound to the wallet id only (version 1): run \`npm run rewrap\` first, then this again.\n`);
+    }
+    process.exit(result.failed > 0 ? 1 : 0);
+  }
   const wallets = dataSource.getRepository(WalletEntity);
   const target = keyring.currentId;
   const pendingQuery = () =>

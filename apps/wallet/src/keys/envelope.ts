@@ -1,5 +1,7 @@
 import { IntegrityError, open, seal } from '@game-wallet/crypto';
 import { randomBytes } from 'node:crypto';
+import { ChainKeyMismatchError, SealedChainKeys, openChainKey, sealChainKeysOfEntropy } from './chain-key-envelope';
+import { Addresses, Chain } from './derivation';
 import { MasterKeyring } from './master-keyring';
 
 /**
@@ -71,9 +73,12 @@ async function sealWith(owner: WalletOwner, entropy: Uint8Array, dataKey: Buffer
   };
 }
 
-/** A new wallet's secret: a fresh data key seals the entropy and is wrapped by the keyring's current master key. */
-export async function sealEntropy(owner: WalletOwner, entropy: Uint8Array, keyring: MasterKeyring): Promise<SealedSecret> {
-  const dataKey = randomBytes(32);
+/**
+ * A new wallet's secret: a data key seals the entropy and is wrapped by the keyring's current master key. The data
+ * key is a fresh one, or the one the key worker made the wallet's sealed chain keys with (`dataKey`, zeroed here).
+ */
+export async function sealEntropy(owner: WalletOwner, entropy: Uint8Array, keyring: MasterKeyring, fromWorker?: Uint8Array): Promise<SealedSecret> {
+  const dataKey = fromWorker === undefined ? randomBytes(32) : Buffer.from(fromWorker.buffer, fromWorker.byteOffset, fromWorker.length);
   try {
     return await sealWith(owner, entropy, dataKey, keyring, keyring.currentId);
   } finally {
@@ -135,3 +140,44 @@ export function rewrapEntropy(owner: WalletOwner, sealed: SealedSecret, keyring:
     }
   });
 }
+
+/**
+ * The wallet's private key for `chain`, opened from its sealed chain key (see chain-key-envelope.ts) under its data
+ * key; the caller zeroes it, and checks it against the wallet's address. The data key is zeroed before this returns.
+ * A sealed key that does not authenticate for this wallet, owner and chain is a {@link KeyIntegrityError}, as is a
+ * version-1 data-key wrap unless `acceptVersion1`.
+ */
+export function openSealedChainKey(
+  owner: WalletOwner,
+  sealed: SealedSecret,
+  chain: Chain,
+  packed: Buffer,
+  keyring: MasterKeyring,
+  { acceptVersion1 = false } = {},
+): Promise<Buffer> {
+  if (sealed.aadVersion < CURRENT_AAD_VERSION && !acceptVersion1) {
+    return Promise.reject(new KeyIntegrityError(owner.id));
+  }
+  return withDataKey(owner, sealed, keyring, (dataKey) => openChainKey(dataKey, owner, chain, packed));
+}
+
+/**
+ * An existing wallet's three chain keys sealed under its data key (the backfill): the entropy opened, the keys derived,
+ * sealed, opened again and matched to the stored `addresses`, or {@link ChainKeyMismatchError} and nothing to store.
+ * Only owner-bound (version 2) secrets: older ones are rewrapped first. Every secret is zeroed.
+ */
+export function sealChainKeysOf(owner: WalletOwner, sealed: SealedSecret, keyring: MasterKeyring, addresses: Addresses): Promise<SealedChainKeys> {
+  if (sealed.aadVersion < CURRENT_AAD_VERSION) {
+    return Promise.reject(new KeyIntegrityError(owner.id));
+  }
+  return withDataKey(owner, sealed, keyring, (dataKey) => {
+    const entropy = openWith(owner, sealed, dataKey);
+    try {
+      return sealChainKeysOfEntropy(entropy, dataKey, owner, addresses).sealed;
+    } finally {
+      entropy.fill(0);
+    }
+  });
+}
+
+export { ChainKeyMismatchError };

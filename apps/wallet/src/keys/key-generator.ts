@@ -5,7 +5,8 @@ import Piscina from 'piscina';
 import { WalletConfig } from '../config';
 import { WALLET_CONFIG } from '../wallet-config.token';
 import { Chain } from './derivation';
-import { ChainKeyTask, GeneratedWallet } from './keys.worker';
+import { ChainKeyOwner } from './chain-key-envelope';
+import { ChainKeyTask, GeneratedWallet, SignTask } from './keys.worker';
 import { ThreadShares } from './thread-shares';
 
 /** The worker's compiled file: beside this one when compiled file by file, under keys/ beside the app's bundle. */
@@ -28,8 +29,9 @@ const MAX_PER_TASK = 16;
 @Injectable()
 export class KeyGenerator implements OnModuleDestroy {
   private readonly pool: Piscina;
-  private readonly wallets: ThreadShares<void, GeneratedWallet>;
+  private readonly wallets: ThreadShares<ChainKeyOwner, GeneratedWallet>;
   private readonly chainKeys: ThreadShares<ChainKeyTask, Uint8Array>;
+  private readonly signatures: ThreadShares<SignTask, Uint8Array>;
 
   constructor(@Inject(WALLET_CONFIG) config: WalletConfig) {
     this.pool = new Piscina({
@@ -42,17 +44,35 @@ export class KeyGenerator implements OnModuleDestroy {
     // Wallets and chain keys have shares of their own over the one pool: when both are busy, piscina queues their
     // tasks in turn, so a signature waits for at most one share of new wallets rather than for every one of them.
     const shares = { threads: config.keygenThreads, maxPerTask: MAX_PER_TASK };
-    this.wallets = new ThreadShares((inputs) => this.pool.run(inputs.length, { name: 'generateWallets' }) as Promise<GeneratedWallet[]>, shares);
+    this.wallets = new ThreadShares((owners) => this.pool.run(owners, { name: 'generateWallets' }) as Promise<GeneratedWallet[]>, shares);
     this.chainKeys = new ThreadShares(
       (tasks) =>
         this.pool.run(tasks, { name: 'deriveChainKeys', transferList: tasks.map((task) => task.entropy.buffer as ArrayBuffer) }) as Promise<Uint8Array[]>,
       shares,
     );
+    this.signatures = new ThreadShares(
+      (tasks) => this.pool.run(tasks, { name: 'signWithKeys', transferList: tasks.map((task) => task.key.buffer as ArrayBuffer) }) as Promise<Uint8Array[]>,
+      shares,
+    );
   }
 
-  /** A new wallet: fresh entropy (moved here from the worker; the caller zeroes it once sealed) and its addresses. */
-  generate(): Promise<GeneratedWallet> {
-    return this.wallets.run();
+  /**
+   * A new wallet for `owner` (its id chosen already: the chain keys' associated data names it): fresh entropy and data
+   * key (moved here from the worker; the caller zeroes both once the entropy is sealed and the data key wrapped), its
+   * addresses, and its chain keys sealed under the data key and checked against the addresses.
+   */
+  generate(owner: ChainKeyOwner): Promise<GeneratedWallet> {
+    return this.wallets.run({ id: owner.id, applicationId: owner.applicationId, profileId: owner.profileId });
+  }
+
+  /**
+   * `chain`'s signature of `payload` on a worker (for a chain whose signing is placed there). The key moves to the
+   * worker in a buffer of its own and is zeroed there; the one given is zeroed here at once.
+   */
+  signOnWorker(key: Uint8Array, chain: Chain, payload: Uint8Array): Promise<Uint8Array> {
+    const task: SignTask = { key: new Uint8Array(key), chain, payload: new Uint8Array(payload) };
+    key.fill(0);
+    return this.signatures.run(task);
   }
 
   /**

@@ -5,7 +5,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { transferableSymbol, valueSymbol } from 'piscina';
 import { CHAINS, addressOf, addressesOf } from './derivation';
-import { GeneratedWallet, chainKeyOfEntropy, deriveChainKeys, generateWallets } from './keys.worker';
+import { SIGNATURE_PRIMITIVES } from '../chains/signature-primitives';
+import { openChainKey } from './chain-key-envelope';
+import { GeneratedWallet, chainKeyOfEntropy, deriveChainKeys, generateWallets, signWithKeys } from './keys.worker';
 
 const vectors = JSON.parse(readFileSync(join(__dirname, 'fixtures/vectors.json'), 'utf8')) as {
   mnemonics: { mnemonic: string; evm: { address: string }; sol: { address: string }; sui: { address: string } }[];
@@ -53,21 +55,42 @@ describe('the signing key derived on a worker thread', () => {
 });
 
 describe('the wallets generated on a worker thread', () => {
-  it('are as many as asked for, each with fresh entropy and the addresses derived from it', () => {
-    const moved = generateWallets(3) as unknown as { [valueSymbol]: GeneratedWallet[] };
+  const owners = [1, 2, 3].map((n) => ({ id: `0190000${n}-0000-7000-8000-000000000001`, applicationId: '01900000-0000-7000-8000-0000000000aa', profileId: `0190000${n}-0000-7000-8000-0000000000bb` }));
+
+  it('are one per owner, each with fresh entropy and data key, the addresses derived from it and its chain keys sealed to them', () => {
+    const moved = generateWallets(owners) as unknown as { [valueSymbol]: GeneratedWallet[] };
     const wallets = moved[valueSymbol];
     expect(wallets).toHaveLength(3);
     expect(new Set(wallets.map((wallet) => Buffer.from(wallet.entropy).toString('hex'))).size).toBe(3);
-    wallets.forEach((wallet) => {
+    expect(new Set(wallets.map((wallet) => Buffer.from(wallet.dataKey).toString('hex'))).size).toBe(3);
+    wallets.forEach((wallet, index) => {
       expect(wallet.entropy).toHaveLength(32);
       expect(wallet.addresses).toEqual(addressesOf(wallet.entropy));
+      for (const chain of CHAINS) {
+        const key = openChainKey(Buffer.from(wallet.dataKey), owners[index], chain, wallet.sealedChainKeys[chain]);
+        expect(addressOf(chain, key)).toBe(wallet.addresses[chain]);
+      }
     });
   });
 
-  it('move their entropy to the caller, each in a buffer of its own, rather than copying it', () => {
-    const moved = generateWallets(2) as unknown as { [valueSymbol]: GeneratedWallet[]; [transferableSymbol]: unknown };
+  it('move their entropy and data key to the caller, each in a buffer of its own, rather than copying them', () => {
+    const moved = generateWallets(owners.slice(0, 2)) as unknown as { [valueSymbol]: GeneratedWallet[]; [transferableSymbol]: unknown };
     const wallets = moved[valueSymbol];
-    expect(moved[transferableSymbol]).toEqual(wallets.map((wallet) => wallet.entropy.buffer));
-    wallets.forEach((wallet) => expect([wallet.entropy.byteOffset, wallet.entropy.buffer.byteLength]).toEqual([0, 32]));
+    expect(moved[transferableSymbol]).toEqual(wallets.flatMap((wallet) => [wallet.entropy.buffer, wallet.dataKey.buffer]));
+    wallets.forEach((wallet) => {
+      expect([wallet.entropy.byteOffset, wallet.entropy.buffer.byteLength]).toEqual([0, 32]);
+      expect([wallet.dataKey.byteOffset, wallet.dataKey.buffer.byteLength]).toEqual([0, 32]);
+    });
+  });
+});
+
+describe('signing on a worker thread', () => {
+  it.each(CHAINS)('makes the %s signature the event loop makes, and zeroes the key', (chain) => {
+    const key = chainKeyOfEntropy({ entropy: entropyOf(0), chain });
+    const payload = new Uint8Array(randomBytes(32));
+    const expected = SIGNATURE_PRIMITIVES[chain](key, payload);
+    const [signature] = signWithKeys([{ key, chain, payload }]);
+    expect(Buffer.from(signature).equals(Buffer.from(expected))).toBe(true);
+    expect(key.every((byte) => byte === 0)).toBe(true);
   });
 });

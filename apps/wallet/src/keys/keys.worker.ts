@@ -5,34 +5,79 @@
  */
 import { randomFillSync } from 'node:crypto';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
-import { Addresses, Chain, addressesOf, chainKey, seedOfEntropy } from './derivation';
+import { SIGNATURE_PRIMITIVES } from '../chains/signature-primitives';
+import { ChainKeyOwner, SealedChainKeys, sealChainKeysOfEntropy } from './chain-key-envelope';
+import { Addresses, Chain, chainKey, seedOfEntropy } from './derivation';
 
 export interface GeneratedWallet {
   entropy: Uint8Array;
+  /** the wallet's new data key: it seals the chain keys here, and the entropy and its wrap on the caller's side */
+  dataKey: Uint8Array;
   addresses: Addresses;
+  /** the three chain keys under the data key, each checked to open to its address (see chain-key-envelope.ts) */
+  sealedChainKeys: SealedChainKeys;
 }
 
-/** Fresh 256-bit entropy from the CSPRNG and the wallet's three addresses. */
-function newWallet(): GeneratedWallet {
-  // Filled in place: no pooled or intermediate copy of the secret.
+/** Fresh 256-bit entropy and data key from the CSPRNG, the wallet's three addresses and its sealed chain keys. */
+function newWallet(owner: ChainKeyOwner): GeneratedWallet {
+  // Filled in place: no pooled or intermediate copy of the secrets.
   const entropy = randomFillSync(new Uint8Array(32));
-  return { entropy, addresses: addressesOf(entropy) };
+  const dataKey = randomFillSync(new Uint8Array(32));
+  try {
+    const { addresses, sealed } = sealChainKeysOfEntropy(entropy, Buffer.from(dataKey.buffer, dataKey.byteOffset, dataKey.length), owner);
+    return { entropy, dataKey, addresses, sealedChainKeys: sealed };
+  } catch (error) {
+    entropy.fill(0);
+    dataKey.fill(0);
+    throw error;
+  }
 }
 
 /**
- * Task `generateWallets`: `count` new wallets, one after the other. Their entropy moves to the caller (transferred,
- * not copied), so no copy stays in this thread.
+ * Task `generateWallets`: a new wallet for each owner (its id included), one after the other. Their entropy and data
+ * key move to the caller (transferred, not copied), so no copy stays in this thread; if one fails, those made before
+ * it are zeroed.
  */
-export function generateWallets(count: number): GeneratedWallet[] {
-  const wallets = Array.from({ length: count }, newWallet);
+export function generateWallets(owners: ChainKeyOwner[]): GeneratedWallet[] {
+  const wallets: GeneratedWallet[] = [];
+  try {
+    for (const owner of owners) {
+      wallets.push(newWallet(owner));
+    }
+  } catch (error) {
+    wallets.forEach((wallet) => {
+      wallet.entropy.fill(0);
+      wallet.dataKey.fill(0);
+    });
+    throw error;
+  }
   return move({
     get [transferableSymbol]() {
-      return wallets.map((wallet) => wallet.entropy.buffer);
+      return wallets.flatMap((wallet) => [wallet.entropy.buffer, wallet.dataKey.buffer]);
     },
     get [valueSymbol]() {
       return wallets;
     },
   }) as unknown as GeneratedWallet[];
+}
+
+export interface SignTask {
+  /** the chain key, in an ArrayBuffer of its own (transferred here); zeroed once used */
+  key: Uint8Array;
+  chain: Chain;
+  payload: Uint8Array;
+}
+
+/**
+ * Task `signWithKeys`: each task's chain signature (see chains/signature-primitives.ts), for a chain whose signing is
+ * placed on the worker pool (signatures/signing-placement.ts). Every key is zeroed, whatever happens.
+ */
+export function signWithKeys(tasks: SignTask[]): Uint8Array[] {
+  try {
+    return tasks.map(({ key, chain, payload }) => SIGNATURE_PRIMITIVES[chain](key, payload));
+  } finally {
+    tasks.forEach((task) => task.key.fill(0));
+  }
 }
 
 export interface ChainKeyTask {

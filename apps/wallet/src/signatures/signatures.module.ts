@@ -9,11 +9,13 @@ import { SignaturesRepository } from './signatures.repository';
 import { SignaturesService } from './signatures.service';
 import { SigningService } from './signing.service';
 import { OwnerBinding } from '../keys/owner-binding';
+import { ChainKeys } from './chain-keys';
+import { signingPlacementProvider } from './signing-placement';
 
 /** Signatures: messages, transactions and typed data signed under the game's policy, and their audit trail. */
 @Module({
   imports: [TypeOrmModule.forFeature([SignatureEventEntity]), WalletsModule, PoliciesModule],
   controllers: [SignaturesController],
-  providers: [ConsoleAuthorizer, SigningService, SignaturesRepository, SignaturesService, OwnerBinding],
+  providers: [ConsoleAuthorizer, SigningService, SignaturesRepository, SignaturesService, OwnerBinding, ChainKeys, signingPlacementProvider],
 })
 export class SignaturesModule {}

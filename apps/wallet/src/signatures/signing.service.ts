@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import {
   AppError,
   ChainName,
@@ -13,15 +13,11 @@ import {
 import { newId } from '@game-wallet/database';
 import { createHash } from 'node:crypto';
 import { CHAIN_SIGNERS, SigningRequest, decode, receivedBytes } from '../chains';
-import { KeyIntegrityError, openEntropy } from '../keys/envelope';
-import { OwnerBinding } from '../keys/owner-binding';
-import { KeyGenerator } from '../keys/key-generator';
-import { MasterKeyring } from '../keys/master-keyring';
-import { MASTER_KEYS } from '../keys/master-keys';
 import { WalletCache } from '../wallets/wallet-cache';
 import { WalletsService, addressesOf } from '../wallets/wallets.service';
 import { WalletEntity } from '../wallets/entities/wallet.entity';
 import { SignaturesRepository } from './signatures.repository';
+import { ChainKeys } from './chain-keys';
 import { Credential, decisionBeforeDecoding, evaluate } from '../policies/rules-engine';
 import { ShadowPolicy } from '../policies/shadow-policy';
 import { VelocityLimits } from '../policies/velocity';
@@ -31,22 +27,18 @@ import { SigningPoliciesService } from '../policies/signing-policies.service';
 
 /**
  * Signs with a wallet's key, one pipeline for every signing route; what differs by chain is in the chain's file
- * under `chains/`. The entropy is opened, the chain key derived (on a worker thread), the payload signed and every
- * secret buffer zeroed within this one call (a key opened for a signature the velocity count then refuses is zeroed
+ * under `chains/`. The chain key is opened (ChainKeys: from the wallet's sealed chain key, or derived from its entropy
+ * on a worker thread), the payload signed and every secret buffer zeroed within this one call (a key opened for a signature the velocity count then refuses is zeroed
  * as soon as it is there); the signature, the wallet's last use and the audit entry are saved together.
  */
 @Injectable()
 export class SigningService {
-  private readonly logger = new Logger(SigningService.name);
-
   constructor(
     private readonly wallets: WalletsService,
     private readonly signatures: SignaturesRepository,
     private readonly cache: WalletCache,
     private readonly policies: SigningPoliciesService,
-    private readonly keys: KeyGenerator,
-    @Inject(MASTER_KEYS) private readonly masterKeys: MasterKeyring,
-    private readonly ownerBinding: OwnerBinding,
+    private readonly chainKeys: ChainKeys,
     private readonly velocity: VelocityLimits,
     private readonly shadow: ShadowPolicy,
   ) {}
@@ -93,9 +85,9 @@ export class SigningService {
     const prepared = decoded.forWallet(addressesOf(wallet)[chain]);
     const subject = { gameId: wallet.applicationId, walletId: wallet.id, profileId: wallet.profileId };
     // Once a rule's other criteria hold, only its velocity count stands between the request and a signature: the
-    // key is opened on a worker thread while Redis counts, instead of after.
+    // key is opened while Redis counts, instead of after.
     let key: Promise<Uint8Array> | undefined;
-    const openKey = (): Promise<Uint8Array> => (key ??= this.chainKey(wallet, chain));
+    const openKey = (): Promise<Uint8Array> => (key ??= this.chainKeys.open(wallet, chain));
     let decision: Awaited<ReturnType<typeof evaluate>>;
     try {
       decision = await evaluate(policy.rules, credential, decoded.facts, decoded.live, (rule, limits) => {
@@ -112,31 +104,11 @@ export class SigningService {
       this.shadow.evaluate(policy, attempt, credential, decoded.facts, decoded.live, decision);
       throw refusal(decision);
     }
-    const { view, signed } = await prepared.sign((use) => withKey(openKey(), use));
+    const { view, signed } = await prepared.sign((payload) => this.chainKeys.sign(openKey(), chain, payload));
     const attempt = await this.record(wallet, caller, credential, decoded.facts, signed, { ...decision, version: policy.version });
     this.shadow.evaluate(policy, attempt, credential, decoded.facts, decoded.live, decision);
     return view;
   }
-
-  /**
-   * The wallet's private key for `chain`, in a buffer of its own that the caller zeroes once used (see `withKey`):
-   * the entropy is opened and zeroed as the key is derived on a worker thread.
-   */
-  private async chainKey(wallet: WalletEntity, chain: ChainName): Promise<Uint8Array> {
-    let entropy: Buffer;
-    try {
-      entropy = await openEntropy(wallet, wallet, this.masterKeys, { acceptVersion1: this.ownerBinding.acceptsVersion1 });
-    } catch (error) {
-      if (error instanceof KeyIntegrityError) {
-        this.logger.error(`Key integrity check failed for wallet ${wallet.id}: its stored key material does not authenticate`);
-        throw new AppError('KEY_INTEGRITY_FAILED', 'The key material of this wallet failed its integrity check');
-      }
-      throw error;
-    }
-    // Derived on a worker thread; the entropy is zeroed here as it goes.
-    return this.keys.deriveChainKey(entropy, chain);
-  }
-
 
   /** The signing attempt's audit entry, with the facts the rules read and what decided, and, when it was signed, the wallet's last use; saved together (see SignaturesRepository). */
   private async record(
@@ -169,16 +141,6 @@ export class SigningService {
       await this.cache.signed(wallet.id, at);
     }
     return { id, walletId: wallet.id, gameId: wallet.applicationId, at };
-  }
-}
-
-/** Runs `sign` with the key once it is open, and zeroes the key whatever `sign` does. */
-async function withKey<T>(key: Promise<Uint8Array>, sign: (key: Uint8Array) => T): Promise<T> {
-  const opened = await key;
-  try {
-    return sign(opened);
-  } finally {
-    opened.fill(0);
   }
 }
 

@@ -20,9 +20,11 @@ const FIND_FOR_PROFILES = new PoolStatement<{ id: string; applicationId: string;
 /** New wallets, any number in one statement; answers the ids it inserted (a profile that has one already is skipped). */
 const INSERT_WALLETS = new PoolStatement<{ id: string }>(
   `INSERT INTO wallet.wallets (id, application_id, profile_id, address_evm, address_sol, address_sui, created_at, last_used_at,
-                               entropy_ciphertext, entropy_iv, entropy_tag, data_key_ciphertext, data_key_iv, data_key_tag, master_key_id, aad_version)
+                               entropy_ciphertext, entropy_iv, entropy_tag, data_key_ciphertext, data_key_iv, data_key_tag, master_key_id, aad_version,
+                               sealed_evm_key, sealed_sol_key, sealed_sui_key)
    SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::varchar[], $5::varchar[], $6::varchar[], $7::timestamptz[], $8::timestamptz[],
-                        $9::bytea[], $10::bytea[], $11::bytea[], $12::bytea[], $13::bytea[], $14::bytea[], $15::varchar[], $16::smallint[])
+                        $9::bytea[], $10::bytea[], $11::bytea[], $12::bytea[], $13::bytea[], $14::bytea[], $15::varchar[], $16::smallint[],
+                        $17::bytea[], $18::bytea[], $19::bytea[])
    ON CONFLICT DO NOTHING RETURNING id`,
 );
 
@@ -31,7 +33,8 @@ const FIND_WITH_SECRET = new PoolStatement<WalletEntity>(
   `SELECT id, application_id AS "applicationId", profile_id AS "profileId", address_evm AS "addressEvm", address_sol AS "addressSol",
           address_sui AS "addressSui", created_at AS "createdAt", last_used_at AS "lastUsedAt", entropy_ciphertext AS "entropyCiphertext",
           entropy_iv AS "entropyIv", entropy_tag AS "entropyTag", data_key_ciphertext AS "dataKeyCiphertext", data_key_iv AS "dataKeyIv",
-          data_key_tag AS "dataKeyTag", master_key_id AS "masterKeyId", aad_version AS "aadVersion"
+          data_key_tag AS "dataKeyTag", master_key_id AS "masterKeyId", aad_version AS "aadVersion", sealed_evm_key AS "sealedEvmKey",
+          sealed_sol_key AS "sealedSolKey", sealed_sui_key AS "sealedSuiKey"
    FROM wallet.wallets WHERE id = ANY($1::uuid[])`,
 );
 
@@ -70,6 +73,9 @@ export class WalletsRepository {
       column('dataKeyTag'),
       column('masterKeyId'),
       column('aadVersion'),
+      column('sealedEvmKey'),
+      column('sealedSolKey'),
+      column('sealedSuiKey'),
     ]);
     const inserted = new Set(rows.map((row) => row.id));
     return wallets.map((wallet) => inserted.has(wallet.id));

@@ -44,11 +44,12 @@ export class WalletsService {
     if (existing) {
       return { walletId: existing, created: false };
     }
-    const { entropy, addresses } = await this.generator.generate();
     const id = newId();
+    const { entropy, dataKey, addresses, sealedChainKeys } = await this.generator.generate({ id, applicationId, profileId });
     const now = new Date();
     try {
-      const sealed = await sealEntropy({ id, applicationId, profileId }, entropy, this.masterKeys);
+      // The data key the worker sealed the chain keys with now seals the entropy and is wrapped (and zeroed).
+      const sealed = await sealEntropy({ id, applicationId, profileId }, entropy, this.masterKeys, dataKey);
       const wallet: WalletEntity = {
         id,
         applicationId,
@@ -59,12 +60,16 @@ export class WalletsService {
         createdAt: now,
         lastUsedAt: now,
         ...sealed,
+        sealedEvmKey: sealedChainKeys.evm,
+        sealedSolKey: sealedChainKeys.sol,
+        sealedSuiKey: sealedChainKeys.sui,
       };
       if (await this.wallets.insertIfAbsent(wallet)) {
         return { walletId: id, created: true };
       }
     } finally {
       entropy.fill(0);
+      dataKey.fill(0);
     }
     return { walletId: (await this.wallets.findIdForProfile(applicationId, profileId)) as string, created: false };
   }

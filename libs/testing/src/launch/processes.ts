@@ -87,9 +87,9 @@ export function spawnScript(
   name: string,
   script: string,
   env: Record<string, string | undefined>,
-  { nodeFlags = [], output = 'keep' }: { nodeFlags?: string[]; output?: ProcessOutput } = {},
+  { nodeFlags = [], output = 'keep', args = [] }: { nodeFlags?: string[]; output?: ProcessOutput; args?: string[] } = {},
 ): RunningProcess {
-  const child = spawn(process.execPath, [...nodeFlags, resolve(REPO_ROOT, script)], {
+  const child = spawn(process.execPath, [...nodeFlags, resolve(REPO_ROOT, script), ...args], {
     cwd: REPO_ROOT,
     env,
     stdio: output === 'stderr' ? ['ignore', 'ignore', 'inherit'] : ['ignore', 'pipe', 'pipe'],
@@ -108,8 +108,8 @@ export function spawnApp(app: AppName, env: Record<string, string>): RunningProc
 }
 
 /** Starts a compiled script (path relative to the repo root, under `dist/`) with `env` on top of a clean environment. */
-export function spawnNode(name: string, script: string, env: Record<string, string>): RunningProcess {
-  return spawnScript(name, script, { ...testProcessEnv(), ...env });
+export function spawnNode(name: string, script: string, env: Record<string, string>, args: string[] = []): RunningProcess {
+  return spawnScript(name, script, { ...testProcessEnv(), ...env }, { args });
 }
 
 /** Waits until `url` answers 200; fails at once when `process` ends first, with its output. */

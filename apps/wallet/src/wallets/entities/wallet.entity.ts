@@ -51,4 +51,17 @@ export class WalletEntity {
   /** Which associated data the sealed secret is bound to (see keys/envelope.ts). */
   @Column({ name: 'aad_version', type: 'smallint' })
   aadVersion!: number;
+
+  /**
+   * The chain private keys sealed under the data key, `iv ‖ ciphertext ‖ tag` (keys/chain-key-envelope.ts): null for a
+   * wallet made before them until the backfill (`npm run rewrap -- --chain-keys`) fills all three at once.
+   */
+  @Column({ name: 'sealed_evm_key', type: 'bytea', nullable: true })
+  sealedEvmKey!: Buffer | null;
+
+  @Column({ name: 'sealed_sol_key', type: 'bytea', nullable: true })
+  sealedSolKey!: Buffer | null;
+
+  @Column({ name: 'sealed_sui_key', type: 'bytea', nullable: true })
+  sealedSuiKey!: Buffer | null;
 }

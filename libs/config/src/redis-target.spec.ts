@@ -1,5 +1,5 @@
 import { ConfigError } from './env-schema';
-import { describeRedisTarget, parseSentinels, redisTargetOf } from './redis-target';
+import { parseSentinels, redisTargetOf } from './redis-target';
 import { loadServiceConfig } from './service-config';
 
 const spec = { service: 'core', portVariable: 'CORE_SERVICE_PORT', defaultPort: 3103, databaseVariable: 'CORE_DATABASE_URL' } as const;
@@ -71,14 +71,5 @@ describe(parseSentinels.name, () => {
   it('reads host:port entries, IPv6 in brackets', () => {
     expect(parseSentinels('redis:26379,[::1]:26379')).toEqual({ sentinels: [{ host: 'redis', port: 26379 }, { host: '::1', port: 26379 }], bad: [] });
     expect(parseSentinels('[not-v6]:1,redis:0').bad).toEqual([1, 2]);
-  });
-});
-
-describe(describeRedisTarget.name, () => {
-  it('names hosts and ports only, never a user or a password', () => {
-    expect(describeRedisTarget('rediss://core:s3cret@redis:6379')).toBe('rediss://redis:6379');
-    const described = describeRedisTarget({ url: 'redis://:s3cret@m', sentinels: [{ host: 's', port: 26379 }], name: 'm', sentinelPassword: 'other-s3cret', sentinelTls: false });
-    expect(described).toBe('the primary of m through Sentinels s:26379');
-    expect(described).not.toMatch(/s3cret/);
   });
 });

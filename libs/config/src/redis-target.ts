@@ -156,17 +156,3 @@ export function redisTargetOf(parsed: {
     sentinelTls: parsed.REDIS_SENTINEL_TLS === 'true',
   };
 }
-
-/** Where a target points, for logs: hosts and ports only, never a user or a password. */
-export function describeRedisTarget(target: RedisTarget): string {
-  if (typeof target === 'string') {
-    try {
-      const url = new URL(target);
-      return `${url.protocol}//${url.host}`;
-    } catch {
-      return 'an invalid Redis URL';
-    }
-  }
-  const addresses = target.sentinels.map(({ host, port }) => (isIP(host) === 6 ? `[${host}]:${port}` : `${host}:${port}`));
-  return `the primary of ${target.name} through Sentinels ${addresses.join(',')}`;
-}

@@ -11,7 +11,12 @@
 // services, and that every app still running recovered by itself. Prints a table per phase; exits 1 on any loss or
 // duplicate.
 //
-//   npm run drill [-- --phase-seconds 5 --workers 8]
+// With --redis-failover the Redis is a primary, a replica and three Sentinels (quorum 2, down-after 2 s) that the apps
+// follow through REDIS_SENTINELS; the load runs while the primary is SIGKILLed and a Sentinel promotes the replica. The
+// same checks apply, and more: no request answers 500, every app follows the new primary without a restart, and the
+// time from the kill to the first 2xx is printed (and must be within 10 s).
+//
+//   npm run drill [-- --phase-seconds 5 --workers 8] [-- --redis-failover]
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -20,23 +25,31 @@ import { parseArgs } from 'node:util';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const { PrivatePostgres, PrivateRedis, ReadinessBalancer, TestPlatform, consoleToken, createGame, queryOnce } = require(join(root, 'dist/out-tsc/libs/testing/src'));
+const { PrivatePostgres, PrivateRedis, PrivateRedisSentinels, ReadinessBalancer, TestPlatform, consoleToken, createGame, queryOnce } = require(join(root, 'dist/out-tsc/libs/testing/src'));
 
-const { values: options } = parseArgs({ options: { 'phase-seconds': { type: 'string', default: '5' }, workers: { type: 'string', default: '8' } } });
+const { values: options } = parseArgs({
+  options: { 'phase-seconds': { type: 'string', default: '5' }, workers: { type: 'string', default: '8' }, 'redis-failover': { type: 'boolean', default: false } },
+});
 const PHASE_MS = Number(options['phase-seconds']) * 1000;
 const WORKERS = Number(options.workers);
+const FAILOVER = options['redis-failover'];
+/** SPEC target: the first 2xx after the primary's kill comes within this (Sentinel's down-after-milliseconds is 2000). */
+const FAILOVER_TARGET_MS = 10_000;
 
 const log = (line) => process.stdout.write(`drill: ${line}\n`);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Platform
 
-log('starting PostgreSQL, Redis and the platform (two wallet and two core replicas, two gateways)…');
-const [postgres, redis] = await Promise.all([PrivatePostgres.start(), PrivateRedis.start()]);
+log(`starting PostgreSQL, ${FAILOVER ? 'a Redis primary, its replica and three Sentinels' : 'Redis'} and the platform (two wallet and two core replicas, two gateways)…`);
+const [postgres, redis] = await Promise.all([PrivatePostgres.start(), FAILOVER ? PrivateRedisSentinels.start() : PrivateRedis.start()]);
 const platform = await TestPlatform.start('drill', {
   postgresAdminUrl: postgres.url(),
-  redisUrl: redis.url,
-  env: { RATE_LIMIT_API_KEY_RPS: '100000', RATE_LIMIT_API_KEY_BURST: '100000', RATE_LIMIT_JWT_RPS: '100000', SHUTDOWN_DRAIN_MS: '500', LOG_LEVEL: 'info' },
+  redisUrl: FAILOVER ? redis.nodes[0].url : redis.url,
+  env: {
+    ...(FAILOVER ? redis.env : {}),
+    RATE_LIMIT_API_KEY_RPS: '100000', RATE_LIMIT_API_KEY_BURST: '100000', RATE_LIMIT_JWT_RPS: '100000', SHUTDOWN_DRAIN_MS: '500', LOG_LEVEL: 'info',
+  },
 });
 /** Every process the drill started, killed ones included: their logs count handled messages. */
 const allProcesses = () => [...seenProcesses];
@@ -65,17 +78,23 @@ const players = new Map();
 const failedCreates = new Set();
 const tokens = new Map();
 
-function record(status, ms) {
+/** When the Redis primary was killed, and the phase it was killed in; how long until a request sent after it answered 2xx. */
+const failover = { killedAt: undefined, phase: undefined, firstOkMs: undefined };
+
+function record(status, ms, sentAt) {
   let stats = phases.get(phase);
   if (!stats) {
-    stats = { requests: 0, ok: 0, s503: 0, s504: 0, other: 0, otherKinds: new Map(), latencies: [] };
+    stats = { requests: 0, ok: 0, s503: 0, s504: 0, s500: 0, other: 0, otherKinds: new Map(), latencies: [] };
     phases.set(phase, stats);
   }
   stats.requests += 1;
   stats.latencies.push(ms);
-  if (typeof status === 'number' && status < 300) stats.ok += 1;
-  else if (status === 503) stats.s503 += 1;
+  if (typeof status === 'number' && status < 300) {
+    stats.ok += 1;
+    if (failover.killedAt !== undefined && failover.firstOkMs === undefined && sentAt > failover.killedAt) failover.firstOkMs = Date.now() - failover.killedAt;
+  } else if (status === 503) stats.s503 += 1;
   else if (status === 504) stats.s504 += 1;
+  else if (status === 500) stats.s500 += 1;
   else {
     stats.other += 1;
     stats.otherKinds.set(status, (stats.otherKinds.get(status) ?? 0) + 1);
@@ -87,8 +106,9 @@ const balancer = new ReadinessBalancer(gateways);
 /** One request through the balancer, recorded in the current phase. */
 async function send(port, path, { method = 'GET', body, bearer } = {}) {
   const headers = { 'x-request-id': `drill-${++sequence}`, ...(bearer ? { authorization: `Bearer ${bearer}` } : { 'x-api-key': game.key }) };
+  const sentAt = Date.now();
   const answer = await balancer.send(port, path, { method, headers, body });
-  record(answer.status, answer.ms);
+  record(answer.status, answer.ms, sentAt);
   return typeof answer.status === 'number' ? answer : { status: 0 };
 }
 
@@ -137,26 +157,40 @@ async function during(name, fault, recovered) {
 const workers = Array.from({ length: WORKERS }, (_, id) => worker(id));
 const killed = new Set();
 
-await during('steady');
-await during('redis stopped', () => redis.stop(), () => redis.start());
-await during('redis back');
-await during('postgres stopped', () => postgres.stop(), () => postgres.start());
-await during('postgres back');
-await during('wallet#2 SIGKILL', async () => {
-  killed.add(platform.process('wallet#2'));
-  await platform.process('wallet#2').stop('SIGKILL');
-});
-await during('core#2 SIGKILL', async () => {
-  killed.add(platform.process('core#2'));
-  await platform.process('core#2').stop('SIGKILL');
-});
-await during('gateway#2 restart', async () => {
-  const old = platform.process('gateway#2');
-  killed.add(old);
-  const code = await old.stop('SIGTERM', 15_000);
-  if (code !== 0) problems.push(`gateway#2 exited ${code} on SIGTERM`);
-  seenProcesses.add(await platform.restartApp('gateway#2'));
-});
+const pids = new Map([...platform.processes].map(([name, running]) => [name, running.child.pid]));
+if (FAILOVER) {
+  await during('steady');
+  await during('primary SIGKILL → promotion', async () => {
+    const old = redis.nodes[0];
+    failover.killedAt = Date.now();
+    failover.phase = phase;
+    await old.stop();
+    const promoted = await redis.waitForNewPrimary(old.port, 30_000);
+    log(`Sentinel promoted the replica (port ${promoted.port}) ${Date.now() - failover.killedAt} ms after the kill`);
+  });
+  await during('new primary');
+} else {
+  await during('steady');
+  await during('redis stopped', () => redis.stop(), () => redis.start());
+  await during('redis back');
+  await during('postgres stopped', () => postgres.stop(), () => postgres.start());
+  await during('postgres back');
+  await during('wallet#2 SIGKILL', async () => {
+    killed.add(platform.process('wallet#2'));
+    await platform.process('wallet#2').stop('SIGKILL');
+  });
+  await during('core#2 SIGKILL', async () => {
+    killed.add(platform.process('core#2'));
+    await platform.process('core#2').stop('SIGKILL');
+  });
+  await during('gateway#2 restart', async () => {
+    const old = platform.process('gateway#2');
+    killed.add(old);
+    const code = await old.stop('SIGTERM', 15_000);
+    if (code !== 0) problems.push(`gateway#2 exited ${code} on SIGTERM`);
+    seenProcesses.add(await platform.restartApp('gateway#2'));
+  });
+}
 await during('steady again');
 running = false;
 await Promise.all(workers);
@@ -218,6 +252,17 @@ const stillRunning = [...platform.processes.values()].filter((running) => !kille
 for (const running of stillRunning) {
   if (!running.running) problems.push(`${running.name} is not running`);
 }
+if (FAILOVER) {
+  // Every app followed the new primary by itself: the same processes, none restarted; no request answered 500.
+  for (const [name, running] of platform.processes) {
+    if (running.child.pid !== pids.get(name)) problems.push(`${name} was restarted`);
+  }
+  for (const [name, stats] of phases) {
+    if (stats.s500 > 0) problems.push(`${stats.s500} requests answered 500 in phase ${name}`);
+  }
+  if (failover.firstOkMs === undefined) problems.push('no request sent after the kill answered 2xx');
+  else if (failover.firstOkMs > FAILOVER_TARGET_MS) problems.push(`the first 2xx came ${failover.firstOkMs} ms after the kill (target ${FAILOVER_TARGET_MS} ms)`);
+}
 for (const gateway of gateways) {
   const health = await fetch(`${gateway.base}/v1/health`).catch(() => ({ status: 0 }));
   if (health.status !== 200) problems.push(`${gateway.name} health answers ${health.status}`);
@@ -231,12 +276,15 @@ const p99 = (values) => {
   return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))];
 };
 const otherOf = (s) => (s.other === 0 ? '0' : `${s.other} (${[...s.otherKinds].map(([kind, n]) => `${kind}: ${n}`).join(', ')})`);
-const rows = [...phases].map(([name, s]) => `| ${name} | ${s.requests} | ${s.ok} | ${s.s503} | ${s.s504} | ${otherOf(s)} | ${p99(s.latencies).toFixed(0)} ms |`);
+const recovery = (name) => (name !== failover.phase ? '' : failover.firstOkMs === undefined ? ' none |' : ` ${(failover.firstOkMs / 1000).toFixed(1)} s |`);
+const rows = [...phases].map(
+  ([name, s]) => `| ${name} | ${s.requests} | ${s.ok} | ${s.s503} | ${s.s504} | ${s.s500} | ${otherOf(s)} | ${p99(s.latencies).toFixed(0)} ms |${FAILOVER ? (recovery(name) || ' |') : ''}`,
+);
 process.stdout.write(
   [
     '',
-    '| phase | requests | 2xx | 503 | 504 | other | p99 |',
-    '|---|---|---|---|---|---|---|',
+    `| phase | requests | 2xx | 503 | 504 | 500 | other | p99 |${FAILOVER ? ' kill → first 2xx |' : ''}`,
+    `|---|---|---|---|---|---|---|---|${FAILOVER ? '---|' : ''}`,
     ...rows,
     '',
     `players: ${players.size} (${counts.players} in the database, ${counts.pending} pending); profiles ${counts.profiles}; wallets ${counts.wallets}; ` +
@@ -245,7 +293,7 @@ process.stdout.write(
   ].join('\n'),
 );
 await platform.stop();
-await Promise.all([redis.stop(), postgres.destroy()]);
+await Promise.all([FAILOVER ? redis.destroy() : redis.stop(), postgres.destroy()]);
 if (problems.length > 0) {
   process.stdout.write(`drill FAILED:\n${problems.map((problem) => `- ${problem}`).join('\n')}\n`);
   process.exit(1);

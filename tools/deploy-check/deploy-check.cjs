@@ -11,6 +11,7 @@ const { checkDockerfile } = require('./dockerfile.cjs');
 const { checkEnvironment } = require('./environment.cjs');
 const { checkKubernetesSchema } = require('./kubernetes-schema.cjs');
 const { renderAll, yamlDocuments } = require('./render.cjs');
+const { checkRedisSentinel } = require('./redis-sentinel.cjs');
 const { checkSecrets } = require('./secrets.cjs');
 const { checkTransportKeys } = require('./transport-keys.cjs');
 
@@ -52,6 +53,7 @@ async function runChecks(options) {
     ['environment', () => checkEnvironment(renderings, apps, secretTemplates)],
     ['secrets', () => checkSecrets(renderings, documents, k8sDir)],
     ['transport-keys', () => checkTransportKeys(renderings, apps, secretTemplates, composeFile)],
+    ['redis-sentinel', () => checkRedisSentinel(renderings, apps, secretTemplates)],
     ['shutdown', () => checkShutdown(renderings, apps, secretTemplates)],
     ['wallet-memory', () => checkWalletMemory(renderings, apps, secretTemplates)],
     ['migrations', () => checkMigrations(renderings, apps, secretTemplates)],
@@ -79,6 +81,7 @@ module.exports = {
   checkEnvironment,
   checkSecrets,
   checkTransportKeys,
+  checkRedisSentinel,
   checkShutdown,
   checkWalletMemory,
   checkMigrations,

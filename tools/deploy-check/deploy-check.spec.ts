@@ -71,6 +71,7 @@ describe(runChecks.name, () => {
       'environment',
       'secrets',
       'transport-keys',
+      'redis-sentinel',
       'shutdown',
       'wallet-memory',
       'migrations',
@@ -267,6 +268,37 @@ describe(runChecks.name, () => {
     await expect(check(dir, 'transport-keys')).resolves.toEqual([
       "docker-compose.yml: wallet, gateway are given the same TRANSPORT_HMAC_KEYS: each app's keys must be its own",
     ]);
+  });
+
+  it('accepts Redis Sentinel settings given to every app alike (the commented example of the production overlay)', async () => {
+    const dir = copy();
+    for (const app of APPS) {
+      edit(dir, `k8s/overlays/production/${app}.env`, '# REDIS_SENTINELS=redis:26379\n# REDIS_SENTINEL_MASTER=mymaster', 'REDIS_SENTINELS=redis:26379\nREDIS_SENTINEL_MASTER=mymaster');
+    }
+
+    await expect(check(dir, 'redis-sentinel')).resolves.toEqual([]);
+    await expect(check(dir, 'environment')).resolves.toEqual([]);
+  });
+
+  it('fails when REDIS_SENTINELS has an entry that is not host:port, or no master set, or one app follows other Sentinels', async () => {
+    const dir = copy();
+    edit(dir, 'k8s/overlays/production/core.env', '# REDIS_SENTINELS=redis:26379', 'REDIS_SENTINELS=redis:26379,redis-sentinel-1');
+
+    await expect(check(dir, 'redis-sentinel')).resolves.toEqual([
+      'overlays/production: Deployment/core (core): REDIS_SENTINELS is set but REDIS_SENTINEL_MASTER (the master set to follow) is not',
+      'overlays/production: Deployment/core (core): REDIS_SENTINELS entry 2 is not host:port',
+      expect.stringMatching(/^overlays\/production: the apps follow different Redis servers \(.*Deployment\/core: Sentinels of redis:26379,redis-sentinel-1, master set unset/),
+    ]);
+  });
+
+  it('fails when the Sentinel password comes from a ConfigMap, or a Sentinel setting is given without Sentinels', async () => {
+    const dir = copy();
+    edit(dir, 'k8s/overlays/production/wallet.env', '# REDIS_SENTINEL_MASTER=mymaster', 'REDIS_SENTINEL_MASTER=mymaster\nREDIS_SENTINEL_PASSWORD=hunter2');
+
+    const problems = await check(dir, 'redis-sentinel');
+    // (The Deployment takes it from its Secret, which overrides the ConfigMap; the migration Job has only the ConfigMap.)
+    expect(problems).toContainEqual(expect.stringMatching(/^overlays\/production: Job\/wallet-migrate \(migrate\): REDIS_SENTINEL_PASSWORD comes from ConfigMap wallet-config-\w+: a password belongs in the app's Secret$/));
+    expect(problems).toContain('overlays/production: Deployment/wallet (wallet): REDIS_SENTINEL_MASTER is set but REDIS_SENTINELS is not (set both, or neither)');
   });
 
   it('fails when the grace period does not cover the gateway drain', async () => {

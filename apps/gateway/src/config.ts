@@ -1,6 +1,7 @@
 import {
-  DEFAULT_REDIS_URL,
   Env,
+  RedisTarget,
+  checkRedisTarget,
   LogLevel,
   NodeEnv,
   TransportKeysConfig,
@@ -14,7 +15,7 @@ import {
   parseEnv,
   portVar,
   positiveIntVar,
-  requireInProduction,
+  redisTargetOf,
   transportKeysOf,
   urlVar,
   z,
@@ -32,7 +33,8 @@ export interface GatewayConfig {
   corePort: number;
   /** Internal port: Prometheus `/metrics` (not routed by the Ingress). */
   internalPort: number;
-  redisUrl: string;
+  /** The Redis server, or the primary behind Sentinels, every connection of the gateway goes to. */
+  redisUrl: RedisTarget;
   databaseUrl: string;
   keyPrefix: string;
   /** Deadline of a request to a service, in ms. */
@@ -199,7 +201,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
           context.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'must be set (or GATEWAY_DATABASE_URL) when NODE_ENV=production' });
         }
       }
-      requireInProduction(env, ['REDIS_URL'], context);
+      checkRedisTarget(env, context);
     }),
     env,
   );
@@ -209,7 +211,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     basePort: parsed.BASE_PORT,
     corePort: parsed.CORE_PORT,
     internalPort: parsed.GATEWAY_INTERNAL_PORT,
-    redisUrl: parsed.REDIS_URL ?? DEFAULT_REDIS_URL,
+    redisUrl: redisTargetOf(parsed),
     databaseUrl: databaseUrlFor(env, 'GATEWAY_DATABASE_URL', parsed.DATABASE_URL),
     keyPrefix: parsed.TRANSPORT_KEY_PREFIX,
     serviceDeadlineMs: parsed.SERVICE_DEADLINE_MS,

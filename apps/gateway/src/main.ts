@@ -4,7 +4,7 @@ import { GatewayAuth } from '@game-wallet/auth';
 import { ensureDatabase } from '@game-wallet/database';
 import { AppRuntime, createHttpApp, runMain } from '@game-wallet/http';
 import { AppMetrics, createRootLogger } from '@game-wallet/observability';
-import { RedisStreamsClient, SHARED_TRANSPORT_KEYS_WARNING, TransportKeys, createFailFastRedis } from '@game-wallet/transport';
+import { RedisOutage, RedisStreamsClient, SHARED_TRANSPORT_KEYS_WARNING, TransportKeys, createFailFastRedis } from '@game-wallet/transport';
 import { Pool } from 'pg';
 import { BaseApiModule } from './base-api.module';
 import { loadGatewayConfig } from './config';
@@ -56,7 +56,7 @@ runMain('gateway', async () => {
   const consoleRoot = findBuiltConsole(config.consoleDir, logger);
   const lifecycle = { draining: false };
   const shared = { config, transport, pool, auth, consoleRoot, lifecycle };
-  const httpOptions = { trustProxy: config.trustProxy };
+  const httpOptions = { trustProxy: config.trustProxy, translateError: new RedisOutage().translate };
   const base = await createHttpApp(BaseApiModule.forRoot(runtime, shared), logger, metrics, httpOptions);
   await base.register(fastifyCookie);
   if (consoleRoot !== null) {

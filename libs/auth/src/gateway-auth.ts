@@ -1,6 +1,7 @@
 import { AppError, ERROR_STATUS, Principal, ResolvedApiKey } from '@game-wallet/contracts';
 import { Logger } from '@nestjs/common';
 import { BroadcastSubscriber, RedisStreamsClient, RejectionLog, RejectionReason, TransportKeys } from '@game-wallet/transport';
+import type { RedisTarget } from '@game-wallet/config';
 import Redis from 'ioredis';
 import { ApiKeyResolver } from './api-key-resolver';
 import { AuthRequirement } from './authenticated.decorator';
@@ -16,7 +17,7 @@ export interface GatewayAuthOptions {
   onRejected?: (reason: RejectionReason) => void;
   /** the gateway's general Redis connection (shared cache, rate limits) */
   redis: Redis;
-  redisUrl: string;
+  redisUrl: RedisTarget;
   keyPrefix: string;
   jwtIssuer: string;
   apiKeyLimit: RateLimit;

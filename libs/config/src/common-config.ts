@@ -3,10 +3,10 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { z } from 'zod';
 import { envDocs } from './env-docs';
 import { Env, LOG_LEVELS, NODE_ENVS, enumVar, optionalStringVar, urlVar } from './env-schema';
+import { DEFAULT_REDIS_URL, redisSentinelEnvShape } from './redis-target';
 import { transportKeysEnvShape } from './transport-keys';
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/game_wallet';
-export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
 const blankToUndefined = (value: unknown): unknown => (value === '' ? undefined : value);
 
@@ -35,10 +35,12 @@ export const commonEnvShape = {
   REDIS_URL: urlVar(['redis:', 'rediss:']).register(envDocs, {
     description:
       'The Redis server the transport, the caches and the rate limits use: `redis://host:port`, `rediss://` for TLS, ' +
-      "and `rediss://<app>:<password>@host:6379` to sign in as the app's own ACL user. A password in it is a secret.",
-    required: { production: true },
+      "and `rediss://<app>:<password>@host:6379` to sign in as the app's own ACL user. A password in it is a secret. " +
+      "With `REDIS_SENTINELS` it gives only the data nodes' user, password, database and TLS.",
+    required: { production: true, when: 'unless `REDIS_SENTINELS` is set' },
     default: `\`${DEFAULT_REDIS_URL}\``,
   }),
+  ...redisSentinelEnvShape,
   DATABASE_URL: urlVar(['postgres:', 'postgresql:']).register(envDocs, {
     description:
       "The PostgreSQL database of every app that has no URL of its own (`<APP>_DATABASE_URL`): `postgres://user:password@host:5432/database` (or `postgresql://`). " +

@@ -1,4 +1,5 @@
 export * from './common-config';
+export * from './redis-target';
 export * from './env-schema';
 export * from './service-config';
 export * from './keyring';

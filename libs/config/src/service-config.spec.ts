@@ -114,7 +114,7 @@ describe(loadServiceConfig.name, () => {
     expect(problems).toEqual([
       'TRANSPORT_HMAC_KEYS: must be set when NODE_ENV=production',
       'DATABASE_URL: must be set (or WALLET_DATABASE_URL) when NODE_ENV=production',
-      'REDIS_URL: must be set when NODE_ENV=production',
+      'REDIS_URL: must be set (or REDIS_SENTINELS) when NODE_ENV=production',
     ]);
   });
 

@@ -1,8 +1,9 @@
 import { ServiceName } from '@game-wallet/contracts';
 import { z } from 'zod';
-import { DEFAULT_REDIS_URL, commonEnvShape, databaseUrlFor, ownDatabaseUrlVar } from './common-config';
+import { commonEnvShape, databaseUrlFor, ownDatabaseUrlVar } from './common-config';
 import { envDocs } from './env-docs';
 import { Env, LogLevel, NodeEnv, parseEnv, portVar, requireInProduction, urlVar } from './env-schema';
+import { RedisTarget, checkRedisTarget, redisTargetOf } from './redis-target';
 import { TransportKeysConfig, checkTransportKeys, transportKeysOf } from './transport-keys';
 
 /** Configuration every internal service shares. */
@@ -11,7 +12,8 @@ export interface ServiceConfig {
   logLevel: LogLevel;
   /** Internal HTTP port (health, metrics). */
   port: number;
-  redisUrl: string;
+  /** The Redis server, or the primary behind Sentinels, every connection of the service goes to. */
+  redisUrl: RedisTarget;
   databaseUrl: string;
   keyPrefix: string;
   /** Folder for development-only generated secrets (`DATA_DIR`, default `.data`). */
@@ -73,7 +75,8 @@ export function loadServiceConfig<E extends z.ZodRawShape = Record<never, never>
     if (env.NODE_ENV === 'production') {
       checkDatabaseUrl(env, spec, context);
     }
-    requireInProduction(env, ['REDIS_URL', ...(spec.requiredInProduction ?? [])], context);
+    checkRedisTarget(env, context);
+    requireInProduction(env, spec.requiredInProduction ?? [], context);
     spec.refine?.(env, context);
   });
   const parsed = parseEnv(schema, env) as Record<string, unknown>;
@@ -82,7 +85,7 @@ export function loadServiceConfig<E extends z.ZodRawShape = Record<never, never>
     nodeEnv: parsed.NODE_ENV as NodeEnv,
     logLevel: parsed.LOG_LEVEL as LogLevel,
     port: parsed[spec.portVariable] as number,
-    redisUrl: (parsed.REDIS_URL as string | undefined) ?? DEFAULT_REDIS_URL,
+    redisUrl: redisTargetOf(parsed as Parameters<typeof redisTargetOf>[0]),
     databaseUrl: databaseUrlFor(env, spec.databaseVariable, parsed.DATABASE_URL as string | undefined),
     keyPrefix: parsed.TRANSPORT_KEY_PREFIX as string,
     dataDir: parsed.DATA_DIR as string,

@@ -1,8 +1,9 @@
 import { DynamicModule, Global, Inject, Module, OnModuleDestroy } from '@nestjs/common';
+import type { RedisTarget } from '@game-wallet/config';
 import { RedisStreamsClient, TransportKeys } from '@game-wallet/transport';
 
 export interface ServiceClientOptions {
-  redisUrl: string;
+  redisUrl: RedisTarget;
   keyPrefix: string;
   /** The service's own keys: it signs as itself, and its reply channel is named after it (`<app>-…`, which its Redis ACL user may listen to). */
   keys: TransportKeys;

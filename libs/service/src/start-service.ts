@@ -1,8 +1,8 @@
 import { AppMetrics, createRootLogger } from '@game-wallet/observability';
 import { ServiceName } from '@game-wallet/contracts';
-import { LogLevel, ServiceConfig } from '@game-wallet/config';
+import { LogLevel, RedisTarget, ServiceConfig } from '@game-wallet/config';
 import { DatabaseOutage, ensureDatabase } from '@game-wallet/database';
-import { RedisStreamsServer, SHARED_TRANSPORT_KEYS_WARNING, TransportKeys, createFailFastRedis } from '@game-wallet/transport';
+import { RedisOutage, RedisStreamsServer, SHARED_TRANSPORT_KEYS_WARNING, TransportKeys, createFailFastRedis } from '@game-wallet/transport';
 import { DynamicModule } from '@nestjs/common';
 import { AppRuntime, ErrorTranslator, createHttpApp, runMain } from '@game-wallet/http';
 
@@ -14,7 +14,7 @@ export interface ServiceRuntime extends AppRuntime {
 export interface ServiceStartOptions {
   service: ServiceName;
   logLevel: LogLevel;
-  redisUrl: string;
+  redisUrl: RedisTarget;
   keyPrefix: string;
   /** Internal HTTP port (health, metrics). */
   port: number;
@@ -80,6 +80,19 @@ export async function startService(options: ServiceStartOptions): Promise<{ clos
   return { close };
 }
 
+/** A database or a Redis outage answered as 503, whichever the failure is. */
+const outagesOf =
+  (...outages: { translate: ErrorTranslator }[]): ErrorTranslator =>
+  (error) => {
+    for (const outage of outages) {
+      const translated = outage.translate(error);
+      if (translated !== undefined) {
+        return translated;
+      }
+    }
+    return undefined;
+  };
+
 /**
  * The whole `main` of an internal service with a database (identity, wallet, core): its configuration validated once,
  * its database made in development, then {@link startService} with the transport keys and a database outage
@@ -102,7 +115,7 @@ export function runDatabaseService<C extends ServiceConfig>(
       keyPrefix: config.keyPrefix,
       port: config.port,
       transportKeys: TransportKeys.fromConfig(service, config.transportKeys, config.dataDir),
-      translateError: new DatabaseOutage().translate,
+      translateError: outagesOf(new DatabaseOutage(), new RedisOutage()),
       module: (runtime) => module(config, runtime),
     });
   });

@@ -1,6 +1,7 @@
 export * from './database';
 export * from './launch';
 export * from './private-servers';
+export * from './redis-sentinels';
 export * from './redis';
 export * from './wait';
 export * from './platform';

@@ -1,4 +1,4 @@
-import { transportKeysOf } from '@game-wallet/config';
+import { redisTargetOf, transportKeysOf } from '@game-wallet/config';
 import { RedisStreamsClient, TransportKeys } from '@game-wallet/transport';
 import { dropDatabase, namedDatabaseUrl, uniqueDatabaseUrl } from './database';
 import { AppLauncher, AppName, LaunchOptions, PlatformPorts, RunningProcess } from './launch';
@@ -12,6 +12,7 @@ export const TEST_OPERATOR = { email: 'operator@example.com', password: 'test-op
 export interface PlatformOptions extends Pick<LaunchOptions, 'env' | 'appEnv'> {
   /** Which apps to start (default: all four). */
   apps?: AppName[];
+  /** The Redis the apps use (`REDIS_URL`) and the suite's keys are deleted from at the end (Sentinels: in `env`). */
   redisUrl?: string;
   /** The transport key prefix (default: a new unique one). */
   keyPrefix?: string;
@@ -105,7 +106,7 @@ export class TestPlatform {
    * the patterns that app may ask for: the gateway's, or core's to make a profile or a wallet.
    */
   async transportClient(app: AppName = 'gateway'): Promise<RedisStreamsClient> {
-    const client = new RedisStreamsClient({ redisUrl: this.env.REDIS_URL, keyPrefix: this.prefix, keys: this.transportKeys(app) });
+    const client = new RedisStreamsClient({ redisUrl: redisTargetOf(this.env as Parameters<typeof redisTargetOf>[0]), keyPrefix: this.prefix, keys: this.transportKeys(app) });
     await client.connect();
     return client;
   }

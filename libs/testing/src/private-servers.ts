@@ -8,6 +8,11 @@ import { waitFor } from './wait';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 
+export interface PrivateRedisSettings {
+  password?: string;
+  args?: string[];
+}
+
 /**
  * A Redis server of the suite's own, on a free port, that the suite may stop, freeze and restart without disturbing
  * other suites (fault tests). Real `redis-server`, no persistence.
@@ -18,20 +23,24 @@ export class PrivateRedis {
   private constructor(
     readonly port: number,
     private readonly tls?: { port: number; dir: string },
+    private readonly settings: PrivateRedisSettings = {},
   ) {}
 
   /**
    * With `tls`, the server also listens with TLS on a second port, under a certificate for 127.0.0.1 from a CA made
    * for the suite (`caFile`; give it to the apps as NODE_EXTRA_CA_CERTS). The plain port stays for the suite's admin.
+   * `password` turns on `requirepass`; `args` are more `redis-server` options (`--replicaof …`).
    */
-  static async start(options: { tls?: boolean } = {}): Promise<PrivateRedis> {
-    const server = new PrivateRedis(await freePort(), options.tls ? { port: await freePort(), dir: makeTestCertificates() } : undefined);
+  static async start(options: { tls?: boolean } & PrivateRedisSettings = {}): Promise<PrivateRedis> {
+    const server = new PrivateRedis(await freePort(), options.tls ? { port: await freePort(), dir: makeTestCertificates() } : undefined, options);
     await server.start();
     return server;
   }
 
+  /** `redis://[:password@]127.0.0.1:<port>` */
   get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
+    const password = this.settings.password === undefined ? '' : `:${encodeURIComponent(this.settings.password)}@`;
+    return `redis://${password}127.0.0.1:${this.port}`;
   }
 
   /** `rediss://user:password@127.0.0.1:<tls port>` */
@@ -51,7 +60,9 @@ export class PrivateRedis {
       ? ['--tls-port', String(this.tls.port), '--tls-auth-clients', 'no', '--tls-ca-cert-file', this.caFile,
          '--tls-cert-file', join(this.tls.dir, 'server.crt'), '--tls-key-file', join(this.tls.dir, 'server.key')]
       : [];
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...tlsArgs], {
+    const password = this.settings.password === undefined ? [] : ['--requirepass', this.settings.password];
+    const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...password, ...tlsArgs, ...(this.settings.args ?? [])];
+    const child = spawn('redis-server', args, {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.process = new RunningProcess('redis', child);

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import type { RedisTarget } from '@game-wallet/config';
 import Redis from 'ioredis';
 import { createFailFastRedis } from './transport-options';
 
@@ -15,7 +16,7 @@ export class BroadcastSubscriber {
   private readonly redis: Redis;
   private wasReady = false;
 
-  constructor(redisUrl: string, name: string) {
+  constructor(redisUrl: RedisTarget, name: string) {
     this.redis = createFailFastRedis(redisUrl, `broadcasts:${name}`, { enableOfflineQueue: true, enableAutoPipelining: false, commandTimeout: undefined });
     this.redis.on('message', (channel: string, message: string) => {
       for (const listener of this.listeners.get(channel) ?? []) {

@@ -12,3 +12,4 @@ export * from './redis-acl';
 export * from './handles.decorator';
 export * from './signed-value';
 export * from './rejection-log';
+export * from './redis-outage';

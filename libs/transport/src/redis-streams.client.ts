@@ -22,6 +22,7 @@ import {
   DEFAULT_KEY_PREFIX,
   DEFAULT_MAX_STREAM_LENGTH,
   TransportConnectionOptions,
+  ServerIdentity,
   createFailFastRedis,
   instanceName,
   replyChannel,
@@ -81,6 +82,8 @@ export class RedisStreamsClient extends ClientProxy {
   private sequence = 0;
   private commands?: Redis;
   private subscriber?: Redis;
+  /** The server `commands` is on: each request names it (see `WireRequest.g`). */
+  private server?: ServerIdentity;
   private connecting?: Promise<void>;
   private readonly rejections: RejectionLog;
   /** Requests by service. */
@@ -116,18 +119,21 @@ export class RedisStreamsClient extends ClientProxy {
       commandTimeout: undefined,
     });
     subscriber.on('message', (_channel: string, message: string) => this.onReply(message));
-    subscriber.on('close', () => this.failAll(serviceUnavailable('Lost the connection to Redis')));
+    // A call waiting when the connection drops was sent: it may have been run (by a replica that took it before), so
+    // its caller is told 504, "may or may not have run", never 503, which promises nothing happened.
+    subscriber.on('close', () => this.failAll(gatewayTimeout('Lost the connection to Redis while waiting for the answer')));
+    this.server = new ServerIdentity(commands);
     this.commands = commands;
     this.subscriber = subscriber;
     subscriber.subscribe(this.channel).catch((error: unknown) => {
       this.logger.warn(`Reply subscription failed, retrying on reconnect: ${String(error)}`);
     });
-    await Promise.all([waitUntilReady(commands, 1000), waitUntilReady(subscriber, 1000)]);
+    await Promise.all([waitUntilReady(commands, 1000).then(() => this.server?.learn()), waitUntilReady(subscriber, 1000)]);
   }
 
-  /** True while both connections are up. */
+  /** True while both connections are up and the server `commands` is on is known. */
   get isReady(): boolean {
-    return this.commands?.status === 'ready' && this.subscriber?.status === 'ready';
+    return this.commands?.status === 'ready' && this.subscriber?.status === 'ready' && this.server?.id !== undefined;
   }
 
   /** The Redis connection of this client, for health checks. */
@@ -159,6 +165,7 @@ export class RedisStreamsClient extends ClientProxy {
     }
     const commands = this.commands;
     if (!commands || !this.isReady) {
+      void this.server?.learn();
       this.clientOptions.onSettled?.(pattern, 'unavailable', 0);
       return Promise.reject(serviceUnavailable('The service transport (Redis) is unavailable'));
     }
@@ -172,6 +179,7 @@ export class RedisStreamsClient extends ClientProxy {
       t: Date.now() + timeoutMs,
       q: options.requestId ?? currentRequestId() ?? randomUUID(),
       d: data,
+      ...(this.server?.id ? { g: this.server.id } : {}),
     };
     // Encoded here, one request at a time: data that cannot be encoded (a BigInt, a value nested deeper than the
     // stack) fails its own call, as a bug, and never the batch it would have joined.

@@ -7,6 +7,7 @@ import { isObservable, lastValueFrom } from 'rxjs';
 import { RedisStreamsContext } from './redis-streams.context';
 import {
   DEFAULT_KEY_PREFIX,
+  ServerIdentity,
   TransportConnectionOptions,
   createFailFastRedis,
   heartbeatKey,
@@ -50,6 +51,12 @@ interface TakenRequest extends WireRequest {
  * replica that dies mid-handler never has that request run again elsewhere. Entries read but not yet acknowledged when
  * a replica dies stay pending; a live replica notices the dead one's heartbeat has lapsed, claims them and runs those
  * still within their deadline. An entry past its deadline is dropped unprocessed: its caller has already answered 504.
+ *
+ * Redis replicates asynchronously, so after a failover the new primary may hand out again an entry the old one had
+ * already given to a replica (the acknowledgement was lost), or one never read before the old primary died. Every
+ * request names the server it was written to (`WireRequest.g`) and is run only when read from that same server:
+ * whatever a previous primary took in is dropped unprocessed. Its caller was answered when its connection to that
+ * primary dropped (504: it may have run before the failover), and a request answered 2xx is never run a second time.
  */
 export class RedisStreamsServer extends Server implements CustomTransportStrategy {
   protected override readonly logger = new Logger(RedisStreamsServer.name);
@@ -64,6 +71,9 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   private readonly reclaimIntervalMs: number;
   private commands?: Redis;
   private reader?: Redis;
+  /** The servers the reader and the command connection are on (a claimed entry is checked against the latter's). */
+  private readerServer?: ServerIdentity;
+  private commandsServer?: ServerIdentity;
   private running = false;
   private groupReady = false;
   private inFlight = 0;
@@ -108,6 +118,8 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     this.reader.on('close', () => {
       this.groupReady = false;
     });
+    this.readerServer = new ServerIdentity(this.reader);
+    this.commandsServer = new ServerIdentity(this.commands);
     this.liveness = new ConsumerLiveness({
       redis: this.commands,
       stream: this.stream,
@@ -116,13 +128,13 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       heartbeatKeyOf: (consumer) => heartbeatKey(this.prefix, this.serverOptions.service, consumer),
       heartbeatTtlMs: this.heartbeatTtlMs,
       warn: (message) => this.warn(message),
-      onClaimed: (entries) => this.take(entries),
+      onClaimed: (entries) => this.take(entries, this.commandsServer?.id),
     });
     this.running = true;
     this.timers.push(
       setInterval(() => void this.liveness?.heartbeat(), this.heartbeatMs),
       setInterval(() => {
-        if (this.running && this.groupReady) {
+        if (this.running && this.groupReady && this.commandsServer?.id !== undefined) {
           void this.liveness?.reclaim();
         }
       }, this.reclaimIntervalMs),
@@ -178,6 +190,11 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
           await sleep(100);
           continue;
         }
+        const server = this.readerServer?.id ?? (await this.readerServer?.learn());
+        if (server === undefined) {
+          await sleep(100);
+          continue;
+        }
         if (!this.groupReady) {
           await this.ensureGroup();
           await this.liveness?.heartbeat();
@@ -192,7 +209,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
           'GROUP', this.group, this.consumer, 'COUNT', count, 'BLOCK', 1000, 'STREAMS', this.stream, '>',
         )) as [string, StreamEntry[]][] | null;
         if (result !== null && result.length > 0) {
-          this.take(result[0][1]);
+          this.take(result[0][1], server);
         }
       } catch (error) {
         if (!this.running) {
@@ -224,7 +241,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
    * before any handler starts but not waited for (a round trip less per batch); ids whose acknowledgement failed are
    * acknowledged again later, and stay this live replica's own meanwhile (only a dead replica's entries are reclaimed).
    */
-  private take(entries: StreamEntry[]): void {
+  private take(entries: StreamEntry[], server: string | undefined): void {
     const live = entries.filter((entry): entry is StreamEntry => entry !== null && Array.isArray(entry[1]));
     if (live.length === 0) {
       return;
@@ -233,7 +250,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     const now = Date.now();
     for (const [id, fields] of live) {
       try {
-        this.takeEntry(fields, now);
+        this.takeEntry(fields, now, server);
       } catch (error) {
         // A bug while reading one entry drops that entry (its callers get 504), never the others or the process.
         this.logger.error(`Dropped entry ${id} of ${this.stream}: ${String(error)}`);
@@ -241,7 +258,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     }
   }
 
-  private takeEntry(fields: string[], now: number): void {
+  private takeEntry(fields: string[], now: number, server: string | undefined): void {
     // An entry not signed with the key of a link to this service is dropped unread, and so is a request its sender may
     // not make: its caller, if any, gets 504 at its deadline.
     const { text, signature } = entryParts(fields);
@@ -263,6 +280,9 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       } else if (request.t <= now) {
         this.serverOptions.onHandled?.(request.p, 'expired', 0);
         this.logger.debug(`Dropped ${request.p} past its deadline (request ${request.q})`);
+      } else if (isFromAnotherServer(request, server)) {
+        this.serverOptions.onHandled?.(request.p, 'expired', 0);
+        this.warn(`Dropped ${request.p} written to another Redis server than this one (a failover): request ${request.q}`);
       } else {
         this.inFlight += 1;
         void this.run(request)
@@ -394,6 +414,15 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       this.logger.warn(message);
     }
   }
+}
+
+/**
+ * Whether a request was written to another Redis server than the one it was read from (see the class comment). A
+ * request that names no server (a client that could not tell), or read where the server does not say (''), is run;
+ * one read where the server is not known yet (undefined) is not.
+ */
+export function isFromAnotherServer(request: WireRequest, server: string | undefined): boolean {
+  return request.g !== undefined && request.g !== '' && server !== '' && request.g !== server;
 }
 
 function sleep(ms: number): Promise<void> {

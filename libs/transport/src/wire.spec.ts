@@ -18,6 +18,10 @@ describe(parseWireRequests.name, () => {
     expect(parseWireRequests(JSON.stringify([valid, { ...valid, t: 'soon' }, null]))).toEqual({ requests: [valid], malformed: 2 });
   });
 
+  it('keeps the Redis server a request names, and leaves it out when it is not a string', () => {
+    expect(parseWireRequests(JSON.stringify([{ ...valid, g: 'a1b2' }, { ...valid, i: '2', g: 7 }])).requests).toEqual([{ ...valid, g: 'a1b2' }, { ...valid, i: '2' }]);
+  });
+
   it('rejects text that is not JSON', () => {
     expect(parseWireRequests('{not json')).toEqual({ requests: [], malformed: 1 });
   });

@@ -18,6 +18,12 @@ export interface WireRequest {
   q: string;
   /** data */
   d: unknown;
+  /**
+   * The Redis server the request was written to (the start of its run id, `ServerIdentity`): a server replica runs a
+   * request only when read from that same server, so one that a previous primary took in (and may have run, or
+   * answered) is never run again after a failover. Absent: the client could not tell (the request is run as before).
+   */
+  g?: string;
 }
 
 /** A reply: `d` on success, `e` on error. Replies are published on the asking client's channel as a JSON array. */
@@ -70,7 +76,11 @@ function toWireRequest(value: unknown): WireRequest | undefined {
   }
   const request = value as Partial<WireRequest>;
   if (typeof request.i === 'string' && typeof request.p === 'string' && typeof request.r === 'string' && typeof request.t === 'number') {
-    return { i: request.i, p: request.p, r: request.r, t: request.t, q: typeof request.q === 'string' ? request.q : '', d: request.d };
+    const parsed: WireRequest = { i: request.i, p: request.p, r: request.r, t: request.t, q: typeof request.q === 'string' ? request.q : '', d: request.d };
+    if (typeof request.g === 'string') {
+      parsed.g = request.g;
+    }
+    return parsed;
   }
   return undefined;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Every benchmark in one run: `npm run bench` (builds first), or `npm run bench -- --only player-create,auth`, and
-// `--rounds N` for fewer or more flipped pairs (default 9). Writes bench/results/latest.{json,md,svg}; bench/README.md
-// explains the method and how to read the tables.
+// `--rounds N` for fewer or more flipped pairs (default 9). Writes bench/results/latest.{json,md,svg}, or
+// `<name>.{json,md,svg}` with `--out <name>`; bench/README.md explains the method and how to read the tables.
 //
 // Each HTTP scenario runs in back-to-back pairs against bare NestJS + Fastify (GET /hello) on the same machine, the
 // order flipping every pair; the median pair's ratio counts. Player create is paired the same way with key generation
@@ -19,11 +19,15 @@ import { ROUNDS, ROUND_SECONDS, ROUND_WARMUP_SECONDS, json, machine, measure, me
 import { cpuSnapshot } from './lib/cpu-share.mjs';
 import { writeReport } from './lib/report.mjs';
 import { ONE_RULE, fiftyRules, shopTransfer } from './policy/rules.mjs';
+import { signingBench } from './signing/alone.mjs';
+import { transactionBody } from './signing/transactions.mjs';
 
 const require = createRequire(import.meta.url);
-const { values: args } = parseArgs({ options: { only: { type: 'string' }, rounds: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { only: { type: 'string' }, rounds: { type: 'string' }, out: { type: 'string' } } });
+const OUT = args.out ?? 'latest';
 const ROUND_COUNT = Number(args.rounds ?? ROUNDS);
-const SCENARIOS = ['wallet-read-key', 'wallet-read-jwt', 'auth', 'sign-evm', 'sign-sol', 'sign-sui', 'sign-policy', 'player-create', 'hsm', 'transport'];
+const SCENARIOS = ['wallet-read-key', 'wallet-read-jwt', 'auth', 'sign-evm', 'sign-sol', 'sign-sui', 'primitives', 'placement', 'signing', 'read-beside-signing', 'sign-policy', 'player-create', 'hsm', 'transport'];
+const CHAINS = ['evm', 'sol', 'sui'];
 const only = args.only ? args.only.split(',') : SCENARIOS;
 for (const name of only) {
   if (!SCENARIOS.includes(name)) throw new Error(`unknown scenario ${name}; known: ${SCENARIOS.join(', ')}`);
@@ -112,8 +116,8 @@ const resultsFolder = join(root, 'bench', 'results');
 /** Writes what has been measured so far (after each scenario, so a failure later keeps the earlier ones). */
 async function save() {
   await mkdir(resultsFolder, { recursive: true });
-  await writeFile(join(resultsFolder, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
-  return writeReport(resultsFolder, results);
+  await writeFile(join(resultsFolder, `${OUT}.json`), `${JSON.stringify(results, null, 2)}\n`);
+  return writeReport(resultsFolder, results, OUT);
 }
 
 /** PostgreSQL's work per new player between two readings of the platform's database activity. */
@@ -177,6 +181,102 @@ try {
     };
     await save();
   }
+
+  if (only.includes('primitives')) {
+    // Every candidate primitive in a process of its own (bench/signing/primitives.mjs), before the platform is loaded.
+    console.log('--- primitives');
+    results.floors.primitives = JSON.parse(execFileSync(process.execPath, [join(root, 'bench/signing/primitives.mjs'), '--json'], { encoding: 'utf8' }));
+    await save();
+  }
+
+  const signing = only.some((name) => ['placement', 'signing', 'read-beside-signing'].includes(name)) ? await signingBench(root) : undefined;
+  /** Signing alone (bench/signing/alone.mjs) as one side of a pair. */
+  const alone = (chain, options = {}) => ({
+    name: `${chain} signing alone (${options.placement ?? 'chosen placement'})`,
+    run: () => signing.run(chain, { ...options, seconds: ROUND_SECONDS, warmup: ROUND_WARMUP_SECONDS }),
+  });
+  /** The median of the event loop's delay p99 over one side of the pairs. */
+  const loopDelayP99 = (rounds, side) => median(rounds.pairs.map((pair) => pair[side].loopDelayMs.p99));
+
+  if (only.includes('placement')) {
+    // Each chain's signing alone (a sealed key opened and signed through ChainKeys, 64 at a time) with its primitive
+    // on the event loop against the key worker pool: signatures per second, CPU and the loop's delay meanwhile.
+    for (const chain of CHAINS) {
+      console.log(`--- placement ${chain}`);
+      const rounds = await pairedRounds(alone(chain, { placement: 'event-loop' }), alone(chain, { placement: 'worker' }), { rounds: ROUND_COUNT });
+      results.scenarios[`placement-${chain}`] = {
+        ...pairedResult(`${chain} signing alone, primitive on the worker pool`, 'on the event loop', rounds),
+        placement: signing.placement[chain],
+        loopDelayP99: { eventLoop: loopDelayP99(rounds, 'a'), worker: loopDelayP99(rounds, 'b') },
+      };
+      await save();
+    }
+  }
+
+  if (only.includes('signing') || only.includes('read-beside-signing')) {
+    // A second wallet in the same game without its sealed chain keys (as before the backfill): it signs from entropy.
+    const unsealed = await json('POST', `${platform.coreUrl}/v1/player/create`, { uniqueId: 'bench-from-entropy' }, apiKey);
+    const database = new (require('pg').Client)({ connectionString: platform.env.DATABASE_URL });
+    await database.connect();
+    await database.query('UPDATE wallet.wallets SET sealed_evm_key = NULL, sealed_sol_key = NULL, sealed_sui_key = NULL WHERE id = $1', [unsealed.walletId]);
+    await database.end();
+    const unsealedWallet = await json('GET', `${platform.baseUrl}/v1/wallet/${unsealed.walletId}`, undefined, apiKey);
+    const routes = {
+      sign: (walletId, chain) => post(`${platform.baseUrl}/v1/wallet/${walletId}/sign`, { chain, message: 'bench message' }),
+      'sign-transaction': async (walletId, chain, addresses) => post(`${platform.baseUrl}/v1/wallet/${walletId}/sign-transaction`, await transactionBody(chain, addresses[chain])),
+    };
+    const route = async (name, walletId, chain, addresses, label) => ({ name: `POST /v1/wallet/{id}/${name}, ${chain}, ${label}`, options: await routes[name](walletId, chain, addresses) });
+
+    if (only.includes('signing')) {
+      for (const chain of CHAINS) {
+        for (const name of Object.keys(routes)) {
+          console.log(`--- ${name} ${chain} against from entropy`);
+          const fromEntropy = await route(name, unsealed.walletId, chain, unsealedWallet.addresses, 'from entropy');
+          const sealed = await route(name, player.walletId, chain, wallet.addresses, 'sealed chain key');
+          const rounds = await pairedRounds(fromEntropy, sealed, { rounds: ROUND_COUNT });
+          results.scenarios[`${name}-${chain}-sealed`] = pairedResult(`POST /v1/wallet/{id}/${name}, ${chain}, sealed chain key`, `${name}, ${chain}, from entropy`, rounds);
+          await save();
+        }
+        console.log(`--- sign ${chain} against signing alone`);
+        const sealed = await route('sign', player.walletId, chain, wallet.addresses, 'sealed chain key');
+        const rounds = await pairedRounds(alone(chain), sealed, { rounds: ROUND_COUNT });
+        results.scenarios[`sign-${chain}-alone`] = { ...pairedResult(`POST /v1/wallet/{id}/sign, ${chain}, against signing alone`, `${chain} signing alone`, rounds), placement: signing.placement[chain] };
+        await save();
+      }
+      // The floor of any route that asks a service, for the CPU outside the primitive: a bare forward, saturated.
+      const { ours } = await forwarders();
+      results.floors.forwardCpu = (await measure(`${ours.name}, saturated`, ours.options, ROUND_SECONDS, ROUND_WARMUP_SECONDS)).cpuMicrosPerRequest;
+      await save();
+    }
+
+    if (only.includes('read-beside-signing')) {
+      // Wallet reads at 64 connections alone, and with each chain's signing at 64 connections beside them (two
+      // autocannon instances of this process at once); the reads' p99 counts.
+      const read = { name: 'GET /v1/wallet/{id}, API key', options: { url: `${platform.baseUrl}/v1/wallet/${player.walletId}`, headers: apiKey } };
+      for (const chain of CHAINS) {
+        console.log(`--- read beside ${chain} signing`);
+        const sign = await route('sign', player.walletId, chain, wallet.addresses, 'sealed chain key');
+        const beside = {
+          name: `GET /v1/wallet/{id} beside ${chain} signing`,
+          run: async (round) => {
+            const [reads, signatures] = await Promise.all([
+              measure(`${read.name} beside ${chain} signing, round ${round}`, read.options, ROUND_SECONDS, ROUND_WARMUP_SECONDS),
+              measure(`${sign.name} beside reads, round ${round}`, sign.options, ROUND_SECONDS, ROUND_WARMUP_SECONDS),
+            ]);
+            return { ...reads, signRps: signatures.rps, signErrors: signatures.errors + signatures.non2xx };
+          },
+        };
+        const rounds = await pairedRounds(read, beside, { rounds: ROUND_COUNT });
+        results.scenarios[`read-beside-${chain}`] = {
+          ...pairedResult(`GET /v1/wallet/{id}, 64 connections, beside ${chain} signing at 64`, 'the same reads alone', rounds),
+          signRps: median(rounds.pairs.map((pair) => pair.b.signRps)),
+          signErrors: rounds.pairs.reduce((sum, pair) => sum + pair.b.signErrors, 0),
+        };
+        await save();
+      }
+    }
+  }
+  await signing?.close();
 
   if (only.includes('sign-policy')) {
     // The same EVM transaction signed in two games of this platform, paired: one whose policy is a single accept rule,

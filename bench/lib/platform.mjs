@@ -178,7 +178,8 @@ export async function pairedRounds(a, b, { rounds = ROUNDS, duration = ROUND_SEC
     const order = round % 2 === 1 ? [a, b] : [b, a];
     const results = new Map();
     for (const side of order) {
-      results.set(side, await measure(`${side.name}, round ${round}`, side.options, duration, warmup));
+      // A side measured by the benchmark itself (`run`: signing alone, a read beside signing) or by autocannon.
+      results.set(side, side.run ? await side.run(round) : await measure(`${side.name}, round ${round}`, side.options, duration, warmup));
     }
     const [ra, rb] = [results.get(a), results.get(b)];
     pairs.push({ a: { ...ra, name: a.name }, b: { ...rb, name: b.name }, ratio: rb.rps / ra.rps });

@@ -8,11 +8,11 @@ export const serverMicros = (cpu) => Object.entries(cpu).filter(([label]) => !la
 /** CPU µs per request summed over every process (the machine's cost of one request). */
 const machineMicros = (cpu) => Object.values(cpu).reduce((total, micros) => total + micros, 0);
 
-/** Writes latest.md and latest.svg into `folder` from the results; answers the Markdown. */
-export async function writeReport(folder, results) {
+/** Writes `<name>.md` and `<name>.svg` (latest unless `--out` named another) into `folder` from the results; answers the Markdown. */
+export async function writeReport(folder, results, name = 'latest') {
   const markdown = report(results);
-  await writeFile(join(folder, 'latest.md'), markdown);
-  await writeFile(join(folder, 'latest.svg'), chart(results));
+  await writeFile(join(folder, `${name}.md`), markdown);
+  await writeFile(join(folder, `${name}.svg`), chart(results));
   return markdown;
 }
 
@@ -41,6 +41,8 @@ function report(results) {
     `|---|${cpuLabels.map(() => '---:').join('|')}|`,
     ...rows.flatMap(([name, s]) => [cpuRow(s.name, s.median.b), ...(firstOfBaseline.has(name) ? [cpuRow(`↳ ${baselineOf(s)}, in the same pair`, s.median.a)] : [])]),
     ...databaseLines(scenarios['player-create']),
+    ...primitiveLines(floors ?? {}),
+    ...placementLines(scenarios),
     ...hsmCost(scenarios),
     ...floorLines(scenarios, floors ?? {}),
     '',
@@ -48,6 +50,35 @@ function report(results) {
     ...(rssAtEndMb ? ['', `RSS at the end of the run (MB): ${Object.entries(rssAtEndMb).map(([app, mb]) => `${app} ${mb}`).join(', ')}`] : []),
     '',
   ].join('\n');
+}
+
+/** The signature primitives' table (bench/signing/primitives.mjs, in the same run). */
+function primitiveLines(floors) {
+  const run = floors.primitives;
+  if (!run) return [];
+  return [
+    '',
+    `The signature primitive alone (bench/signing/primitives.mjs: Node ${run.node}, @noble/curves ${run.nobleCurves}, secp256k1 ${run.libsecp256k1}; one thread, a fresh raw key each signature, ${run.rounds} turns of ${run.turnMs} ms, the median turn):`,
+    '',
+    '| chain | primitive | µs CPU per signature | per second, one core | check |',
+    '|---|---|---:|---:|---|',
+    ...run.rows.map((row) => `| ${row.chain} | ${row.name} | ${row.micros} | ${row.perSecond.toLocaleString('en-US')} | ${row.check} |`),
+  ];
+}
+
+/** Signing alone with the primitive on the event loop against the worker pool, per chain. */
+function placementLines(scenarios) {
+  const rows = ['evm', 'sol', 'sui'].map((chain) => [chain, scenarios[`placement-${chain}`]]).filter(([, s]) => s);
+  if (rows.length === 0) return [];
+  const cpu = (side) => side.cpuMicrosPerRequest['signing (bench process)'] ?? 0;
+  return [
+    '',
+    "Where the primitive runs: signing alone (a sealed key opened and signed through the wallet's ChainKeys, 64 at a time, in the benchmark's process), median pair; the event loop's delay is what a read waits for meanwhile:",
+    '',
+    '| chain | event loop /s | worker pool /s | worker ÷ loop | CPU µs per signature loop → worker | loop delay p99 ms loop → worker | chosen |',
+    '|---|---:|---:|---:|---|---|---|',
+    ...rows.map(([chain, s]) => `| ${chain} | ${s.median.a.rps.toLocaleString('en-US')} | ${s.median.b.rps.toLocaleString('en-US')} | ${s.ratio.toFixed(2)} × | ${cpu(s.median.a)} → ${cpu(s.median.b)} | ${s.loopDelayP99.eventLoop} → ${s.loopDelayP99.worker} | ${s.placement} |`),
+  ];
 }
 
 /** PostgreSQL's work per new player over the player-create pairs (pg_stat_database of the platform's database). */
@@ -77,7 +108,85 @@ export const TARGETS = {
   rssMb: 200,
   signPolicy: 0.9,
   policyEvaluationMicros: 50,
+  /** each signing route with a sealed chain key against the same route signing from entropy */
+  sealedToEntropy: { evm: 3, sol: 5, sui: 5 },
+  /** evm's sign route against signing alone (where the primitive dominates) */
+  signToAlone: { evm: 0.5 },
+  /** CPU per signature outside the primitive, summed over the platform's processes (PostgreSQL and Redis included) */
+  outsidePrimitiveMicros: 300,
+  readBesideSigningP99: 15,
+  hsmSign: 0.8,
 };
+
+const PLATFORM_PROCESSES = ['gateway', 'identity', 'wallet', 'core', 'postgres', 'redis'];
+/** CPU µs per request of the platform's own processes (not the load generator, nor the rest of the shared machine). */
+const platformMicros = (cpu) => PLATFORM_PROCESSES.reduce((total, label) => total + (cpu[label] ?? 0), 0);
+/** µs per signature of the wallet's own primitive for `chain`, from the primitives' run. */
+const primitiveMicros = (floors, chain) => floors.primitives?.rows.find((row) => row.chain === chain && row.name === "the wallet's SIGNATURE_PRIMITIVES")?.micros;
+
+function signingRows({ scenarios, floors = {} }) {
+  const rows = [];
+  const ratio = (value) => `${value.toFixed(2)} ×`;
+  for (const chain of ['evm', 'sol', 'sui']) {
+    const alone = scenarios[`sign-${chain}-alone`];
+    for (const route of ['sign', 'sign-transaction']) {
+      const sealed = scenarios[`${route}-${chain}-sealed`];
+      if (!sealed) continue;
+      const target = TARGETS.sealedToEntropy[chain];
+      const [entropyCpu, sealedCpu] = [platformMicros(sealed.median.a.cpuMicrosPerRequest), platformMicros(sealed.median.b.cpuMicrosPerRequest)];
+      rows.push([
+        `${route} ${chain}, sealed chain key ≥ ${target} × from entropy`,
+        `${ratio(sealed.ratio)} (${sealed.median.b.rps.toLocaleString('en-US')}/s against ${sealed.median.a.rps.toLocaleString('en-US')}/s)`,
+        sealed.ratio >= target,
+        `platform CPU per signature ${sealedCpu} µs against ${entropyCpu} µs from entropy (${ratio(entropyCpu / sealedCpu)}); wallet ${sealed.median.b.cpuMicrosPerRequest.wallet ?? 0} against ${sealed.median.a.cpuMicrosPerRequest.wallet ?? 0} µs`,
+      ]);
+    }
+    const sealedSign = scenarios[`sign-${chain}-sealed`];
+    const primitive = primitiveMicros(floors, chain);
+    if (sealedSign && primitive !== undefined) {
+      const cpu = sealedSign.median.b.cpuMicrosPerRequest;
+      const outside = platformMicros(cpu) - primitive;
+      const forward = floors.forwardCpu ? (floors.forwardCpu['gateway (bench server)'] ?? 0) + (floors.forwardCpu['service (bench server)'] ?? 0) + (floors.forwardCpu.redis ?? 0) : undefined;
+      rows.push([
+        `sign ${chain}: CPU per signature outside the primitive ≤ ${TARGETS.outsidePrimitiveMicros / 1000} ms`,
+        `${(outside / 1000).toFixed(2)} ms (${platformMicros(cpu)} µs over ${PLATFORM_PROCESSES.join(', ')}, less the primitive's ${primitive} µs)`,
+        outside <= TARGETS.outsidePrimitiveMicros,
+        forward === undefined
+          ? ''
+          : `a bare forward with no work (gateway, service, Redis; saturated, this run): ${forward} µs; with this route's PostgreSQL ${cpu.postgres ?? 0} µs (the audit record): ${((forward + (cpu.postgres ?? 0)) / 1000).toFixed(2)} ms before any wallet logic`,
+      ]);
+    }
+    if (alone) {
+      const target = TARGETS.signToAlone[chain];
+      const [aloneCpu, routeCpu] = [alone.median.a.cpuMicrosPerRequest['signing (bench process)'] ?? 0, platformMicros(alone.median.b.cpuMicrosPerRequest) + (alone.median.b.cpuMicrosPerRequest['load generator (autocannon)'] ?? 0)];
+      rows.push([
+        target === undefined ? `sign ${chain} against signing alone (no target)` : `sign ${chain} ≥ ${target} × signing alone`,
+        `${ratio(alone.ratio)} (${alone.median.b.rps.toLocaleString('en-US')}/s against ${alone.median.a.rps.toLocaleString('en-US')}/s, ${alone.placement})`,
+        target === undefined ? true : alone.ratio >= target,
+        `CPU per signature alone ${aloneCpu} µs, through HTTP ${routeCpu} µs (platform and load generator): about ${ratio(aloneCpu / routeCpu)} at best on the same cores${scenarios.forward ? `; a bare forward runs at ${ratio(scenarios.forward.ratio)} bare hello` : ''}`,
+      ]);
+    }
+    const beside = scenarios[`read-beside-${chain}`];
+    if (beside) {
+      rows.push([
+        `wallet read p99 ≤ ${TARGETS.readBesideSigningP99} ms at 64 connections, ${chain} signing at 64 beside`,
+        `${beside.p99} ms (reads ${beside.median.b.rps.toLocaleString('en-US')}/s, signatures ${beside.signRps.toLocaleString('en-US')}/s, ${beside.signErrors} failed)`,
+        beside.p99 <= TARGETS.readBesideSigningP99,
+        `the same reads alone: p99 ${beside.baselineP99} ms; both loads come from one load-generator process`,
+      ]);
+    }
+  }
+  const hsm = scenarios['sign-evm-hsm'];
+  if (hsm) {
+    rows.push([
+      `sign evm, master key in SoftHSM2 ≥ ${TARGETS.hsmSign} × the environment keyring`,
+      ratio(hsm.ratio),
+      hsm.ratio >= TARGETS.hsmSign,
+      `wallet CPU per signature ${hsm.median.b.cpuMicrosPerRequest.wallet ?? 0} µs against ${hsm.median.a.cpuMicrosPerRequest.wallet ?? 0} (the token's unwrap of the data key runs in the wallet's process)`,
+    ]);
+  }
+  return rows;
+}
 
 function targetRows({ scenarios, floors = {}, peakRssMb, rssAtEndMb }) {
   const rows = [];
@@ -188,6 +297,7 @@ function targetRows({ scenarios, floors = {}, peakRssMb, rssAtEndMb }) {
       ]);
     }
   }
+  rows.push(...signingRows({ scenarios, floors }));
   const peaks = Object.entries(peakRssMb ?? {}).filter(([, mb]) => mb !== null);
   if (peaks.length > 0) {
     const over = peaks.filter(([, mb]) => mb > TARGETS.rssMb);

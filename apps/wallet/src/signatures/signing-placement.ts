@@ -7,8 +7,14 @@ import { ChainName } from '@game-wallet/contracts';
  */
 export type SigningPlacement = 'event-loop' | 'worker';
 
+/**
+ * By bench/run.mjs's `placement` scenario (signing alone, 64 at a time; bench/README.md): an Ed25519 signature by
+ * OpenSSL takes about 0.1 ms, less than the hop to a thread and back, and 64 of them hold the loop for a few
+ * milliseconds; a secp256k1 signature by @noble/curves takes about 0.35 ms, and 64 of them on the loop would hold a
+ * read for over 20 ms, so evm signs on the pool, where it also gets the second core.
+ */
 export const SIGNING_PLACEMENT: Readonly<Record<ChainName, SigningPlacement>> = {
-  evm: 'event-loop',
+  evm: 'worker',
   sol: 'event-loop',
   sui: 'event-loop',
 };

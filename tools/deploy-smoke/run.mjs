@@ -227,25 +227,35 @@ async function containerOf(service) {
   return ids.length === 1 ? ids[0] : fail(`service ${service}: ${ids.length} containers`);
 }
 
-/** The services, then (once they are healthy, as the production file's depends_on says) the gateway. */
+/**
+ * The services, then the second wallet (SoftHSM2 keeps its token in files: a process that reads the token folder while
+ * another is opening the same token may find no token with that label, so the two wallets open it one after the
+ * other; a network HSM has no such limit), then (once they are healthy, as the production file's depends_on says) the
+ * gateway.
+ */
 async function startStack() {
-  const services = ['identity', 'wallet', 'wallet-2', 'core'];
   composeUp = true;
   let since = Date.now();
-  await podman.compose(project, COMPOSE_FILES, ['up', '-d', '--no-deps', ...services], composeEnv);
-  await Promise.all(
-    services.map(async (service) => {
-      const container = await containerOf(service);
-      const took = await podman.waitHealthy(container, since);
-      const row = rows.get(service);
-      if (row) {
-        row.start = took;
-        row.health = 'healthy';
-      } else {
-        log(`${service} healthy after ${took.toFixed(1)} s`);
-      }
-    }),
-  );
+  const startHealthy = async (services) => {
+    since = Date.now();
+    await podman.compose(project, COMPOSE_FILES, ['up', '-d', '--no-deps', ...services], composeEnv);
+    await Promise.all(
+      services.map(async (service) => {
+        const container = await containerOf(service);
+        const took = await podman.waitHealthy(container, since);
+        const row = rows.get(service);
+        if (row) {
+          row.start = took;
+          row.health = 'healthy';
+        } else {
+          log(`${service} healthy after ${took.toFixed(1)} s`);
+        }
+      }),
+    );
+  };
+  await startHealthy(['identity', 'wallet', 'core']);
+  await startHealthy(['wallet-2']);
+  const services = ['identity', 'wallet', 'wallet-2', 'core'];
   since = Date.now();
   // `run`, not `up`: the production file publishes the gateway's ports, which a container on the host's network has no
   // use for and docker-compose refuses beside `network_mode: host`; `run` creates the service as defined without them.

@@ -16,7 +16,7 @@ describe('gateway configuration at start', () => {
     expect(app.lines).toEqual([
       'gateway: invalid configuration: TRANSPORT_HMAC_KEYS: must be set when NODE_ENV=production',
       'gateway: invalid configuration: DATABASE_URL: must be set (or GATEWAY_DATABASE_URL) when NODE_ENV=production',
-      'gateway: invalid configuration: REDIS_URL: must be set when NODE_ENV=production',
+      'gateway: invalid configuration: REDIS_URL: must be set (or REDIS_SENTINELS) when NODE_ENV=production',
     ]);
   });
 });

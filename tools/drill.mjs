@@ -253,12 +253,15 @@ for (const running of stillRunning) {
   if (!running.running) problems.push(`${running.name} is not running`);
 }
 if (FAILOVER) {
-  // Every app followed the new primary by itself: the same processes, none restarted; no request answered 500.
+  // Every app followed the new primary by itself: the same processes, none restarted; every request answered 2xx,
+  // 503 or 504.
   for (const [name, running] of platform.processes) {
     if (running.child.pid !== pids.get(name)) problems.push(`${name} was restarted`);
   }
   for (const [name, stats] of phases) {
     if (stats.s500 > 0) problems.push(`${stats.s500} requests answered 500 in phase ${name}`);
+    // During a failover a request answers 2xx, 503 or 504 (and succeeds on retry): anything else is a failure too.
+    if (stats.other > 0) problems.push(`${stats.other} requests answered neither 2xx, 503 nor 504 in phase ${name}: ${[...stats.otherKinds].map(([kind, n]) => `${kind}: ${n}`).join(', ')}`);
   }
   if (failover.firstOkMs === undefined) problems.push('no request sent after the kill answered 2xx');
   else if (failover.firstOkMs > FAILOVER_TARGET_MS) problems.push(`the first 2xx came ${failover.firstOkMs} ms after the kill (target ${FAILOVER_TARGET_MS} ms)`);

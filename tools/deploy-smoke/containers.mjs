@@ -8,14 +8,26 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-/** Runs a command; resolves with its stdout, rejects with its stderr's tail in the message. */
+/** A command line as it may be printed: the values of PIN options and of `-e NAME=…` settings left out. */
+export function printable(file, args) {
+  const shown = args.map((arg, index) => {
+    const previous = args[index - 1];
+    if (previous === '--pin' || previous === '--so-pin' || ((previous === '-e' || previous === '--env') && arg.includes('='))) {
+      return previous === '-e' || previous === '--env' ? `${arg.slice(0, arg.indexOf('='))}=…` : '…';
+    }
+    return arg.replace(/^(--(?:so-)?pin=).*/, '$1…');
+  });
+  return `${file} ${shown.join(' ')}`;
+}
+
+/** Runs a command; resolves with its stdout, rejects with its stderr's tail in the message (never a PIN or setting). */
 export async function command(file, args, options = {}) {
   try {
     const { stdout } = await run(file, args, { maxBuffer: 64 * 1024 * 1024, ...options });
     return stdout;
   } catch (error) {
     const output = `${error.stderr ?? ''}${error.stdout ?? ''}`.trim().split('\n').slice(-25).join('\n');
-    throw new Error(`${file} ${args.join(' ')} failed (exit ${error.code}):\n${output}`, { cause: error });
+    throw new Error(`${printable(file, args)} failed (exit ${error.code}):\n${output}`);
   }
 }
 

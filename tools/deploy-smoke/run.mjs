@@ -11,7 +11,7 @@
 // wallet replica with SIGTERM under load and checks every request still succeeded; stops every container (each must
 // exit 0 within its drain, not by SIGKILL); tears everything down. Prints a table; exits 1 on any failure.
 //
-//   npm run deploy:smoke [-- --keep-images=false --load-seconds 6]
+//   npm run deploy:smoke [-- --load-seconds 6 --workers 6]
 import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';

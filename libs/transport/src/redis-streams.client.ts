@@ -63,6 +63,8 @@ interface PendingCall {
   timer: NodeJS.Timeout;
   resolve: (value: unknown) => void;
   reject: (error: AppError) => void;
+  /** true once Redis took the request in (its XADD answered): from then on it may run */
+  sent?: boolean;
 }
 
 /**
@@ -119,9 +121,10 @@ export class RedisStreamsClient extends ClientProxy {
       commandTimeout: undefined,
     });
     subscriber.on('message', (_channel: string, message: string) => this.onReply(message));
-    // A call waiting when the connection drops was sent: it may have been run (by a replica that took it before), so
-    // its caller is told 504, "may or may not have run", never 503, which promises nothing happened.
-    subscriber.on('close', () => this.failAll(gatewayTimeout('Lost the connection to Redis while waiting for the answer')));
+    // A call whose request Redis had taken in when the connection drops may have been run (by a replica that took it
+    // before), so its caller is told 504, "may or may not have run", never 503, which promises nothing happened. A
+    // call whose request was not taken in yet is settled by its own XADD: 503 when that fails.
+    subscriber.on('close', () => this.failSent(gatewayTimeout('Lost the connection to Redis while waiting for the answer')));
     this.server = new ServerIdentity(commands);
     this.commands = commands;
     this.subscriber = subscriber;
@@ -213,7 +216,14 @@ export class RedisStreamsClient extends ClientProxy {
     const stream = streamKey(this.prefix, service);
     const text = `[${requests.map((request) => request.text).join(',')}]`;
     const signature = this.clientOptions.keys.sign(service, requestContext(stream), text);
-    commands.xadd(stream, 'MAXLEN', '~', this.maxStreamLength, '*', REQUEST_FIELD, text, SIGNATURE_FIELD, signature).catch(fail);
+    commands.xadd(stream, 'MAXLEN', '~', this.maxStreamLength, '*', REQUEST_FIELD, text, SIGNATURE_FIELD, signature).then(() => {
+      for (const request of requests) {
+        const call = this.pending.get(request.id);
+        if (call) {
+          call.sent = true;
+        }
+      }
+    }, fail);
   }
 
   /** A batch that could not be sent for a reason of ours (not Redis): its calls fail as bugs, each logged with its request id. */
@@ -283,6 +293,15 @@ export class RedisStreamsClient extends ClientProxy {
       call.resolve(outcome);
     } else {
       call.reject(outcome as AppError);
+    }
+  }
+
+  /** Fails the calls whose requests Redis had taken in (the others are settled by their own XADD). */
+  private failSent(error: AppError): void {
+    for (const [id, call] of [...this.pending]) {
+      if (call.sent) {
+        this.settle(id, error, 'unavailable');
+      }
     }
   }
 

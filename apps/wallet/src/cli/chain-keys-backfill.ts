@@ -1,6 +1,6 @@
 import { SingleBar } from 'cli-progress';
 import { DataSource } from 'typeorm';
-import { CURRENT_AAD_VERSION, ChainKeyMismatchError, sealChainKeysOf } from '../keys/envelope';
+import { CURRENT_AAD_VERSION, ChainKeyMismatchError, SealedSecret, sealChainKeysOf } from '../keys/envelope';
 import { MasterKeyring } from '../keys/master-keyring';
 
 /**
@@ -15,21 +15,13 @@ import { MasterKeyring } from '../keys/master-keyring';
  * backfill running at the same time writes nothing twice, and a run after an interruption picks up what is left.
  * Until a wallet has its sealed keys, it signs from its entropy, as before.
  */
-interface PendingRow {
+interface PendingRow extends SealedSecret {
   id: string;
   applicationId: string;
   profileId: string;
   addressEvm: string;
   addressSol: string;
   addressSui: string;
-  entropyCiphertext: Buffer;
-  entropyIv: Buffer;
-  entropyTag: Buffer;
-  dataKeyCiphertext: Buffer;
-  dataKeyIv: Buffer;
-  dataKeyTag: Buffer;
-  masterKeyId: string;
-  aadVersion: number;
 }
 
 const PENDING = `

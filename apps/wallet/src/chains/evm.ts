@@ -41,14 +41,14 @@ export const evm: ChainSigner<EvmTransactionRequest> = {
   typedData: decodedTypedData,
 };
 
-function decodedTransaction(transaction: Transaction): DecodedRequest {
-  const unsigned = bytesOfHex(transaction.unsignedSerialized);
+function decodedTransaction({ transaction, unsigned }: EvmTransactionToSign): DecodedRequest {
   return {
     facts: evmTransactionFacts(transaction),
     forWallet: (address) => ({
       audited: unsigned,
       async sign(signWithKey) {
-        const signature = recoverableOf(await signWithKey(bytesOfHex(transaction.unsignedHash)));
+        // ethers' `unsignedHash`, without serializing the transaction again.
+        const signature = recoverableOf(await signWithKey(keccak_256(unsigned)));
         const { raw, hash } = await signedEvmTransaction(transaction, signature);
         return { view: { chain: 'evm', address, signedTransaction: raw, hash }, signed: unsigned };
       },
@@ -117,8 +117,14 @@ function reasonOf(error: unknown): string {
   return short.length > 300 ? `${short.slice(0, 300)}…` : short;
 }
 
+/** An unsigned transaction and its serialization, the pre-image of the hash that is signed (serialized once). */
+export interface EvmTransactionToSign {
+  transaction: Transaction;
+  unsigned: Uint8Array;
+}
+
 /** The unsigned transaction: legacy (type 0, EIP-155) when `gasPrice` is given or type 0 asked, else EIP-1559. */
-export async function evmTransactionToSign(request: EvmTransactionRequest): Promise<Transaction> {
+export async function evmTransactionToSign(request: EvmTransactionRequest): Promise<EvmTransactionToSign> {
   const { Transaction } = await ethers();
   const type = request.type ?? (request.gasPrice !== undefined ? 0 : 2);
   const fields: [string, unknown][] = [
@@ -148,24 +154,30 @@ export async function evmTransactionToSign(request: EvmTransactionRequest): Prom
   if (transaction.chainId === 0n) {
     throw new AppError('VALIDATION_FAILED', 'transaction.chainId: must be a chain id (replay protection needs one)');
   }
+  let unsigned: string;
   try {
     // What ethers checks only as it encodes (a priority fee above the max fee, say) is a 400 here, not later.
-    void transaction.unsignedSerialized;
+    unsigned = transaction.unsignedSerialized;
   } catch (error) {
     throw invalid('transaction', error);
   }
-  return transaction;
+  return { transaction, unsigned: bytesOfHex(unsigned) };
 }
 
-/** The signed transaction's raw bytes and hash, from the unsigned one and a signature of its `unsignedHash`. */
+/**
+ * The signed transaction's raw bytes and hash, from the unsigned one and a signature of its `unsignedHash`. The
+ * signature is set on `transaction` itself (its one use after this; a copy would parse every field again). The hash
+ * is ethers' `hash` (keccak-256 of the signed serialization: for types 0 and 2, which carry no blob sidecar, exactly
+ * the raw bytes), taken from the bytes serialized once.
+ */
 export async function signedEvmTransaction(
   transaction: Transaction,
   signature: { r: Uint8Array; s: Uint8Array; recovery: number },
 ): Promise<{ raw: string; hash: string }> {
   const { Signature } = await ethers();
-  const signed = transaction.clone();
-  signed.signature = Signature.from({ r: hex(signature.r), s: hex(signature.s), v: 27 + signature.recovery });
-  return { raw: signed.serialized, hash: signed.hash as string };
+  transaction.signature = Signature.from({ r: hex(signature.r), s: hex(signature.s), v: 27 + signature.recovery });
+  const raw = transaction.serialized;
+  return { raw, hash: hex(keccak_256(bytesOfHex(raw))) };
 }
 
 /**

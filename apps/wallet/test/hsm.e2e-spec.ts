@@ -126,6 +126,48 @@ describe('wallet master keys in an HSM (PKCS#11, SoftHSM2)', () => {
     }
   });
 
+  it('with PKCS11_CALLS=sync calls the token on the event loop: each data key back as it went in, a bad tag refused, the output buffer zeroed', async () => {
+    const lib = await loadPkcs11js();
+    const Library = lib.PKCS11;
+    const calls = { sync: [] as Buffer[], async: 0 };
+    jest.spyOn(lib, 'PKCS11').mockImplementation(() => {
+      const pkcs11 = new Library();
+      const decrypt = pkcs11.C_Decrypt.bind(pkcs11);
+      const decryptAsync = pkcs11.C_DecryptAsync.bind(pkcs11);
+      pkcs11.C_Decrypt = (session, input, output) => {
+        calls.sync.push(output);
+        return decrypt(session, input, output);
+      };
+      pkcs11.C_DecryptAsync = (session, input, output) => {
+        calls.async += 1;
+        return decryptAsync(session, input, output);
+      };
+      return pkcs11;
+    });
+    let keyring: Pkcs11Keyring;
+    try {
+      keyring = await Pkcs11Keyring.open({ ...tokenConfig(), calls: 'sync' }, 'hsm-1');
+    } finally {
+      jest.restoreAllMocks();
+    }
+    try {
+      await Promise.all(
+        Array.from({ length: 64 }, async (_, n) => {
+          const dataKey = randomBytes(32);
+          const aad = Buffer.from(`wallet-sync-${n}`);
+          expect((await keyring.unwrap(keyring.currentId, await keyring.wrap(keyring.currentId, dataKey, aad), aad)).equals(dataKey)).toBe(true);
+        }),
+      );
+      const aad = Buffer.from('wallet-sync');
+      const wrapped = await keyring.wrap(keyring.currentId, randomBytes(32), aad);
+      await expect(keyring.unwrap(keyring.currentId, wrapped, Buffer.from('another wallet'))).rejects.toThrow(IntegrityError);
+      expect([calls.sync.length, calls.async]).toEqual([65, 0]);
+      expect(calls.sync.every(zeroed)).toBe(true);
+    } finally {
+      await keyring.close();
+    }
+  });
+
   it('keeps no mnemonic, seed or private key in any table, any Redis key or any log line', async () => {
     const keyring = await Pkcs11Keyring.open({ module: token.env.PKCS11_MODULE, tokenLabel: token.label, pin: token.pin }, 'hsm-1');
     const secrets: string[] = [];

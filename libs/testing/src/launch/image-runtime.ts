@@ -3,9 +3,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from './processes';
 
-/** How an app's image runs it: NODE_OPTIONS (the memory budget) and the node flags of its command. */
+/** How an app's image runs it: NODE_OPTIONS (the memory budget), glibc's malloc arenas, and the node flags of its command. */
 export interface ImageRuntime {
   nodeOptions: string;
+  /** `MALLOC_ARENA_MAX` of the runtime stage, when it sets one */
+  mallocArenaMax?: string;
   nodeFlags: string[];
 }
 
@@ -21,5 +23,6 @@ export function imageRuntime(app: AppName, dockerfile = readFileSync(join(REPO_R
   if (nodeOptions === undefined || command === undefined) {
     throw new Error(`The Dockerfile's runtime stage sets no NODE_OPTIONS, or ${app} has no CMD in exec form`);
   }
-  return { nodeOptions, nodeFlags: (JSON.parse(command) as string[]).slice(1, -1) };
+  const mallocArenaMax = /MALLOC_ARENA_MAX=(\d+)/.exec(stages.runtime ?? '')?.[1];
+  return { nodeOptions, ...(mallocArenaMax === undefined ? {} : { mallocArenaMax }), nodeFlags: (JSON.parse(command) as string[]).slice(1, -1) };
 }

@@ -77,7 +77,8 @@ describe(imageRuntime.name, () => {
     expect(imageRuntime('core', dockerfile)).toEqual({ nodeOptions: '--max-old-space-size=160', nodeFlags: [] });
   });
 
-  it("reads the repository's Dockerfile", () => {
+  it("reads the repository's Dockerfile, glibc's malloc arenas with it", () => {
     expect(imageRuntime('wallet').nodeOptions).toMatch(/--max-old-space-size=\d+/);
+    expect(imageRuntime('wallet').mallocArenaMax).toBe('2');
   });
 });

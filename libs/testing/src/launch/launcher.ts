@@ -116,7 +116,7 @@ export class AppLauncher {
       ...(temporary
         ? { CONSOLE_ADMIN_EMAIL: operator.email, CONSOLE_ADMIN_PASSWORD: operator.password, IDENTITY_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64') }
         : {}),
-      ...(options.asImage ? { NODE_OPTIONS: imageRuntime('gateway').nodeOptions } : {}),
+      ...(options.asImage ? imageEnvironment() : {}),
       ...options.env,
     };
     // Each app its own transport keys, a key per link, as `npm run transport:keys` makes them for production; with a
@@ -221,4 +221,10 @@ export class AppLauncher {
       rmSync(this.dataDir, { recursive: true, force: true });
     }
   }
+}
+
+/** What the runtime stage of the images sets in the environment: NODE_OPTIONS, and glibc's malloc arenas. */
+function imageEnvironment(): Record<string, string> {
+  const { nodeOptions, mallocArenaMax } = imageRuntime('gateway');
+  return { NODE_OPTIONS: nodeOptions, ...(mallocArenaMax === undefined ? {} : { MALLOC_ARENA_MAX: mallocArenaMax }) };
 }

@@ -101,7 +101,7 @@ ENTRYPOINT ["/usr/bin/tini", "--"]
 # Also in the image: migrate.js (identity, wallet, core: the schema's migrations, for MIGRATIONS=job), and the
 # operator commands cli/rewrap.js and cli/hsm-create-key.js (wallet), cli/rotate-signing-key.js and
 # cli/create-operator.js (identity: `node cli/create-operator.js --email you@example.com` prints a one-time invitation
-# link for the first owner). With
+# link for the first owner) and cli/audit-verify.js (identity: checks a game's audit export). With
 # WALLET_MASTER_KEY_PROVIDER=pkcs11 the HSM vendor's PKCS#11 module (.so) is mounted into the wallet's container.
 CMD ["node", "main.js"]
 

@@ -9,6 +9,7 @@ const { createGenerator } = require('ts-json-schema-generator');
 /** The reply shapes the public and console APIs name in their documents (and every type they refer to). */
 const VIEW_TYPES = [
   'ErrorBody',
+  'AuditExportLineView',
   'PlayerView',
   'WalletWithProfileView',
   'SignatureView',

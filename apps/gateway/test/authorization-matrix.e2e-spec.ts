@@ -76,6 +76,7 @@ const ROUTES: RouteCase[] = [
   { method: 'PATCH', route: '/v1/console/games/:gameId/api-keys/:keyId', permission: 'apiKeys.update', origin: 'base', access: 'console', success: 200, body: { active: true }, ownTarget: 'spareKey' },
   { method: 'DELETE', route: '/v1/console/games/:gameId/api-keys/:keyId', permission: 'apiKeys.delete', origin: 'base', access: 'console', success: 204, ownTarget: 'spareKey' },
   { method: 'GET', route: '/v1/console/games/:gameId/audit', permission: 'audit.read', origin: 'base', access: 'console', success: 200 },
+  { method: 'GET', route: '/v1/console/games/:gameId/audit/export', permission: 'audit.read', origin: 'base', access: 'console', success: 200 },
   { method: 'GET', route: '/v1/console/games/:gameId/signing-policy', permission: 'policy.read', origin: 'base', access: 'console', success: 200 },
   // The policy stays the default (the signing routes below rely on it): the first shape, and the same as rules.
   {
@@ -297,8 +298,9 @@ describe('authorization matrix (every public route × every credential)', () => 
   const roleOperators = new Map<RoleCredential, { email: string; password: string; token: string }>();
 
   beforeAll(async () => {
-    // Hundreds of deliberate 401s from one address: the per-IP limit on failed authentications has its own suite.
-    platform = await TestPlatform.start('matrix', { env: { LOG_LEVEL: 'debug', RATE_LIMIT_AUTH_FAILURES_PER_IP: '100000' } });
+    // Hundreds of deliberate 401s from one address, and every signing route with every credential on one wallet within
+    // seconds: the per-IP limit on failed authentications and the per-wallet signing limit have suites of their own.
+    platform = await TestPlatform.start('matrix', { env: { LOG_LEVEL: 'debug', RATE_LIMIT_AUTH_FAILURES_PER_IP: '100000', RATE_LIMIT_SIGN_PER_WALLET_RPS: '1000' } });
     operatorToken = await consoleToken(platform);
     own = await createGame(platform, operatorToken, 'Own game');
     other = await createGame(platform, operatorToken, 'Other game');
@@ -479,7 +481,7 @@ describe('authorization matrix (every public route × every credential)', () => 
       const document = openApiDocument(route.origin) as { paths: Record<string, Record<string, { responses: Responses }>> };
       const path = route.route.replace(/:(\w+)/g, '{$1}');
       const answer = document.paths[path]?.[route.method.toLowerCase()]?.responses[String(status)];
-      const codes = answer?.content?.['application/json'].schema.properties?.code?.enum;
+      const codes = answer?.content?.['application/json']?.schema.properties?.code?.enum;
       const documented = answer !== undefined && (code === '(success)' || (codes ?? []).includes(code));
       return documented ? [] : [`${name} with ${credential} → ${status} ${code}`];
     });

@@ -71,6 +71,8 @@ describe('console roles, enforced behind the gateway', () => {
   it("answers 404 GAME_NOT_FOUND to an operator of another game, from core, the wallet service and identity alike", async () => {
     await expect(direct(PATTERNS.core.listPlayers, { gameId: game.gameId, limit: 10 }, outsider)).resolves.toBe('GAME_NOT_FOUND');
     await expect(direct(PATTERNS.wallet.listSignatures, { gameId: game.gameId, limit: 10 }, outsider)).resolves.toBe('GAME_NOT_FOUND');
+    await expect(direct(PATTERNS.wallet.exportAudit, { gameId: game.gameId, afterSeq: 0, limit: 10 }, outsider)).resolves.toBe('GAME_NOT_FOUND');
+    await expect(direct(PATTERNS.identity.exportAudit, { gameId: game.gameId, afterSeq: 0, limit: 10 }, outsider)).resolves.toBe('GAME_NOT_FOUND');
     await expect(direct(PATTERNS.wallet.addresses, { gameId: game.gameId, walletIds: [] }, outsider)).resolves.toBe('GAME_NOT_FOUND');
     await expect(direct(PATTERNS.identity.listApiKeys, { gameId: game.gameId }, outsider)).resolves.toBe('GAME_NOT_FOUND');
     await expect(direct(PATTERNS.core.listPlayers, { gameId: other.gameId, limit: 10 }, outsider)).resolves.toMatchObject({ items: [] });

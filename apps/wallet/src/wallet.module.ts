@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServiceClientModule, ServiceRuntime, serviceModule } from '@game-wallet/service';
+import { WalletAuditModule } from './audit/audit.module';
 import { WalletConfig } from './config';
 import { walletDataSourceOptions } from './database/data-source-options';
 import { MasterKeyring } from './keys/master-keyring';
@@ -29,6 +30,7 @@ export class WalletModule {
         WalletsModule,
         PoliciesModule,
         SignaturesModule,
+        WalletAuditModule,
       ],
     });
   }

@@ -124,6 +124,29 @@ export interface ConsoleEndpointsView {
   coreUrl: string;
 }
 
+/**
+ * One line of a game's audit export (NDJSON): a stored audit row (`entry`: its columns as JSON, `table` naming its
+ * table) and its place in its service's hash chain for the game: `hash` = SHA-256(`prevHash` ‖ RFC 8785 JSON of
+ * `entry`), `seq` counting from 1. `npm run audit:verify` checks a file of them.
+ */
+export interface AuditExportLineView {
+  /** the service whose chain holds the row: `identity` or `wallet` */
+  chain: string;
+  seq: number;
+  prevHash: string;
+  hash: string;
+  entry: Record<string, unknown> & { id: string };
+}
+
+/** A page of a service's export: rows of one game in chain order after `afterSeq`, written in [`since`, `until`). */
+export interface AuditExportRequest {
+  gameId: string;
+  afterSeq: number;
+  limit: number;
+  since?: string;
+  until?: string;
+}
+
 export interface AuditEntryView {
   id: string;
   at: string;

@@ -20,3 +20,4 @@ export * from './signing-rules';
 export * from './console-access';
 export * from './console-roles-table';
 export type * from './console-team';
+export * from './audit-export';

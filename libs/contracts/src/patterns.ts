@@ -1,6 +1,8 @@
 import {
   ApiKeyView,
   AuditEntryView,
+  AuditExportLineView,
+  AuditExportRequest,
   ConsoleSessionInfo,
   ConsoleSessionView,
   CreatedApiKeyView,
@@ -93,6 +95,7 @@ export const PATTERNS = {
     getSettings: 'identity.settings.get',
     updateSettings: 'identity.settings.update',
     listAudit: 'identity.audit.list',
+    exportAudit: 'identity.audit.export',
   },
   wallet: {
     ping: 'wallet.ping',
@@ -113,6 +116,7 @@ export const PATTERNS = {
     replaySigningPolicyDraft: 'wallet.policies.draft.replay',
     activateSigningPolicyDraft: 'wallet.policies.draft.activate',
     listSignatures: 'wallet.signatures.list',
+    exportAudit: 'wallet.audit.export',
   },
   core: {
     ping: 'core.ping',
@@ -208,6 +212,8 @@ export interface PatternContract {
   'identity.settings.get': { request: Record<string, never>; response: ConsoleSettingsView };
   'identity.settings.update': { request: { requireTwoFactor: boolean }; response: ConsoleSettingsView };
   'identity.audit.list': { request: PageRequest & { gameId: string }; response: Page<AuditEntryView> };
+  /** Identity's part of a game's audit export: its chain's rows in order, at most `limit` (1–1,000). */
+  'identity.audit.export': { request: AuditExportRequest; response: { lines: AuditExportLineView[] } };
   'wallet.ping': { request: Record<string, never>; response: PingResponse };
   'wallet.wallets.createOrGet': { request: { profileId: string }; response: { walletId: string; created: boolean } };
   /** With `include: 'profile'` the wallet service adds the wallet's profile (it asks identity). */
@@ -232,6 +238,8 @@ export interface PatternContract {
   'wallet.wallets.addresses': { request: { gameId: string; walletIds: string[] }; response: Record<string, WalletAddresses> };
   /** The wallet service's part of a game's audit trail: signing attempts and signing-policy changes, newest first. */
   'wallet.signatures.list': { request: PageRequest & { gameId: string }; response: Page<AuditEntryView> };
+  /** The wallet service's part of a game's audit export: its chain's rows in order, at most `limit` (1–1,000). */
+  'wallet.audit.export': { request: AuditExportRequest; response: { lines: AuditExportLineView[] } };
   'core.ping': { request: Record<string, never>; response: PingResponse };
   'core.players.create': {
     request: { uniqueId: string; image: string | null; userData: Record<string, unknown> };

@@ -7,3 +7,4 @@ export * from './service-database.module';
 export * from './run-locked';
 export * from './statement-batcher';
 export * from './database-outage';
+export * from './audit-chain-sql';

@@ -1,6 +1,7 @@
 import type { Jwks } from './contract-types';
 import { ConsoleAccountApi, ConsoleAccountResource, ConsoleSessionApi, ConsoleSessionResource } from './console-account';
 import { ConsoleTeamApi, ConsoleTeamResource } from './console-team';
+import { ConsoleAuditApi, ConsoleAuditResource } from './console-audit';
 import { ClientOptions, HttpClient, RequestOptions } from './http-client';
 import { PlayersResource, ProfilesResource, PublicApi, SigningPolicyResource, WalletsResource } from './resources';
 import type { HealthOptions, HealthReport, PlayersApi, ProfilesApi, SigningPolicyApi, WalletsApi } from './types';
@@ -115,6 +116,8 @@ export class ConsoleClient {
   readonly account: ConsoleAccountApi;
   /** The team (owners): operators, their roles and sessions, invitations, the instance's console settings. */
   readonly team: ConsoleTeamApi;
+  /** Games' audit trails: pages, and the export with its hash chains. */
+  readonly audit: ConsoleAuditApi;
 
   constructor(options: ConsoleClientOptions) {
     const { token } = options;
@@ -126,6 +129,7 @@ export class ConsoleClient {
     this.session = new ConsoleSessionResource(http, urlOption('baseUrl', options.baseUrl));
     this.account = new ConsoleAccountResource(http, urlOption('baseUrl', options.baseUrl));
     this.team = new ConsoleTeamResource(http, urlOption('baseUrl', options.baseUrl));
+    this.audit = new ConsoleAuditResource(http, urlOption('baseUrl', options.baseUrl));
   }
 }
 

@@ -57,6 +57,8 @@ export interface HttpCall {
   idempotent: boolean;
   /** An error answer whose body is the result the caller wants (a health report's 503). */
   accepts?: (status: number, body: unknown) => boolean;
+  /** The media type of an answer that is not JSON (`application/x-ndjson`): a 2xx answer's body is its text. */
+  text?: string;
 }
 
 export interface HttpAnswer<T> {
@@ -105,7 +107,7 @@ export class HttpClient {
     const retries = call.idempotent ? wholeNumber('retries', options.retries ?? this.retry.retries) : 0;
     try {
       scope.throwIfEnded();
-      const headers: Record<string, string> = { accept: 'application/json', ...call.headers, ...(await this.credentials()) };
+      const headers: Record<string, string> = { accept: call.text === undefined ? 'application/json' : `${call.text}, application/json`, ...call.headers, ...(await this.credentials()) };
       scope.throwIfEnded();
       if (options.requestId !== undefined) {
         headers['x-request-id'] = options.requestId;
@@ -146,6 +148,9 @@ export class HttpClient {
       return { ok: false, error: new GameWalletError({ status: 0, code: 'NETWORK_ERROR', message: `Could not reach ${originOf(call.url)}: ${reasonOf(cause)}`, requestId: scope.requestId, cause }) };
     }
     const requestId = headers.get('x-request-id') ?? scope.requestId;
+    if (call.text !== undefined && status >= 200 && status < 300) {
+      return { ok: true, value: { status, body: text as T } };
+    }
     const body = parseJson(text);
     if (status >= 200 && status < 300) {
       return body.ok

@@ -24,6 +24,7 @@ export type {
   WalletsApi,
 } from './types';
 export type { ConsoleTeamApi, InvitationAcceptance, OperatorChange } from './console-team';
+export type { ConsoleAuditApi } from './console-audit';
 export { ProfileTokenVerifier, verifyProfileJwt } from './jwt/profile-token-verifier';
 export type { ExpectedApp, JwksSource, ProfileClaimsCheck, ProfileClaimsOptions, ProfileTokenVerifierOptions } from './jwt/profile-token-verifier';
 export type * from './contract-types';

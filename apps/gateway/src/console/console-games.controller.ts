@@ -1,9 +1,11 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Put, Query, Res, StreamableFile } from '@nestjs/common';
 import { Authenticated, Caller, ServiceCaller } from '@game-wallet/auth';
 import { ApiKeyView, AppError, AuditEntryView, ConsolePlayerView, CreatedApiKeyView, GameSummaryView, GameView, PAGE_LIMIT, PATTERNS, Page, PolicyDifferenceView, PolicyEvaluationView, PolicyReplayView, SigningPolicyDraftView, SigningPolicyVersionView, SigningPolicyView, encodeCursor, isUuid } from '@game-wallet/contracts';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { Readable } from 'node:stream';
 import { ServiceCalls } from '../services/service-calls';
+import { auditExportLines, auditExportQuery } from './audit-export';
 import { nameField, pageQuery, parseBody, parsePageQuery, parseQuery, withoutControlCharacters } from '../validation';
 import { etagOf, parseEvaluation, parseIfMatch, parseReplay, parseSigningPolicyInput, parseSigningRules } from './signing-policy-input';
 
@@ -97,6 +99,22 @@ export class ConsoleGamesController {
       this.services.call(PATTERNS.wallet.listSignatures, { gameId, ...page }, caller),
     );
     return mergeNewestFirst([identity, wallet], page.limit);
+  }
+
+  /**
+   * The game's audit trail as NDJSON, each row with its place in its service's hash chain (identity's and the wallet
+   * service's), each chain in its order; `npm run audit:verify -- FILE` checks a file of it.
+   */
+  @Get(':gameId/audit/export')
+  async exportAudit(@Param('gameId') gameId: string, @Query() query: unknown, @Caller() caller: ServiceCaller): Promise<StreamableFile> {
+    const { since, until } = parseQuery(auditExportQuery, query);
+    requireGameIdShape(gameId);
+    const window = { gameId, ...(since === undefined ? {} : { since }), ...(until === undefined ? {} : { until }) };
+    const lines = await auditExportLines(
+      [(request) => this.services.call(PATTERNS.identity.exportAudit, request, caller), (request) => this.services.call(PATTERNS.wallet.exportAudit, request, caller)],
+      window,
+    );
+    return new StreamableFile(Readable.from(lines), { type: 'application/x-ndjson; charset=utf-8', disposition: `attachment; filename="audit-${gameId}.ndjson"` });
   }
 
   /** The game's signing policy (SPEC §11) as ordered rules, with its version as `ETag`; a game that never set one has the default (version 0). */

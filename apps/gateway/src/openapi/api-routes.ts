@@ -1,6 +1,7 @@
 import { CHAIN_NAMES, ConsolePermission, ErrorCode } from '@game-wallet/contracts';
 import { z } from 'zod';
 import { createGameBody, createKeyBody, deleteKeyQuery, playersQuery, updateKeyBody } from '../console/console-games.controller';
+import { auditExportQuery } from '../console/audit-export';
 import { changePasswordBody, confirmTotpBody, registerPasskeyBody, secondFactorBody, stepUpBody, updateAccountBody } from '../console/account-input';
 import { signInBody } from '../console/console-session.controller';
 import { acceptInvitationBody, createInvitationBody, previewInvitationBody, updateOperatorBody, updateSettingsBody } from '../console/console-team.controller';
@@ -26,6 +27,8 @@ export interface RouteResponse {
   schema?: string;
   /** `etag`: the answer carries the version it shows as a strong `ETag` */
   etag?: boolean;
+  /** the answer's media type, when not `application/json` (`application/x-ndjson`: one `schema` per line) */
+  mediaType?: string;
 }
 
 /** One public route: what the OpenAPI document says of it. Validators are the ones the controllers run. */
@@ -475,6 +478,21 @@ export const API_ROUTES: ApiRoute[] = [
     access: 'console',
     query: pageQuery,
     responses: [{ status: 200, description: 'A page of audit entries', schema: 'AuditPage' }],
+    errors: ['INVALID_QUERY', 'GAME_NOT_FOUND'],
+  },
+  {
+    method: 'get',
+    path: '/v1/console/games/{gameId}/audit/export',
+    port: 'base',
+    tag: 'Console',
+    operationId: 'exportAudit',
+    permission: 'audit.read',
+    summary: "A game's audit trail as NDJSON, with its hash chains",
+    description:
+      "Every audit row of the game written in [`since`, `until`) (both optional, ISO 8601), one JSON object per line, each service's chain in its own order and the two interleaved by the time each row was written: the row as stored (`entry`), and its place in its service's hash chain for the game (`chain`: `identity` or `wallet`; `seq` from 1; `hash` = SHA-256 of `prevHash` and the RFC 8785 canonical JSON of `entry`). Streamed; `npm run audit:verify -- FILE` (in the identity image `node cli/audit-verify.js FILE`) checks a file and names the first row changed, removed or reordered.",
+    access: 'console',
+    query: auditExportQuery,
+    responses: [{ status: 200, description: 'The rows, one AuditExportLineView per line', schema: 'AuditExportLineView', mediaType: 'application/x-ndjson' }],
     errors: ['INVALID_QUERY', 'GAME_NOT_FOUND'],
   },
   policyRoute('get', '', 'getSigningPolicy', "A game's signing policy: its ordered rules", 'The active version, with `ETag: "<version>"` (send it back as `If-Match` to change exactly this version). A game that never set one has version 0, the default as rules: API keys may sign messages, transactions and typed data; profile JWTs messages only.', {

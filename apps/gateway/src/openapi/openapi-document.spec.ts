@@ -75,7 +75,7 @@ describe('OpenAPI documents', () => {
       ajv.addSchema({ $id: 'doc', components: (document as { components: unknown }).components });
       for (const [name, operation] of operations(document)) {
         for (const [status, answer] of Object.entries(operation.responses)) {
-          const content = answer.content?.['application/json'] as { schema: unknown; example?: unknown } | undefined;
+          const content = Object.values(answer.content ?? {})[0] as { schema: unknown; example?: unknown } | undefined;
           if (content?.example === undefined) {
             continue;
           }

@@ -144,7 +144,7 @@ function responses(route: ApiRoute): Json {
     answers[String(response.status)] = {
       description: response.description,
       headers: { 'x-request-id': ref('headers', 'x-request-id'), ...(response.etag ? { etag: ref('headers', 'etag') } : {}), ...(rateLimited ? rateLimitHeaders() : {}) },
-      ...(response.schema ? { content: { 'application/json': { schema: ref('schemas', response.schema), ...example(route, response.status) } } } : {}),
+      ...(response.schema ? { content: { [response.mediaType ?? 'application/json']: { schema: ref('schemas', response.schema), ...example(route, response.status) } } } : {}),
     };
   }
   for (const [status, codes] of routeErrors(route)) {

@@ -1,15 +1,41 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import { AuditExportLine, PLATFORM_CHAIN_ID, canonicalAuditEntry } from '@game-wallet/crypto';
 import { EntityManager, LessThan, Repository } from 'typeorm';
+import { AUDIT_EVENT_COLUMNS, AuditEventRow, auditRowDocument, identityAuditDocument } from './audit-document';
 import { AuditEventEntity } from './entities/audit-event.entity';
+
+/** A row and its link in the game's chain (libs/database/src/audit-chain-sql.ts), in the statement that inserts it. */
+const INSERT_CHAINED = `
+  INSERT INTO identity.audit_events (id, application_id, at, actor, action, target, details, seq, prev_hash, hash)
+  SELECT $1, $2, $3, $4, $5, $6, $7, c.seq, c.prev_hash, c.hash FROM identity.audit_chain(ARRAY[$8::uuid], ARRAY[$9::text]) AS c`;
+
+interface ChainedRow extends AuditEventRow {
+  seq: string;
+  prev_hash: Buffer;
+  hash: Buffer;
+}
 
 @Injectable()
 export class AuditRepository {
   constructor(@InjectRepository(AuditEventEntity) private readonly events: Repository<AuditEventEntity>) {}
 
-  /** Inserts within `manager`'s transaction when given, so an action and its audit entry commit together. */
+  /**
+   * Inserts with its link in the game's hash chain, within `manager`'s transaction when given, so an action and its
+   * audit entry commit together (the game's chain head stays locked until then).
+   */
   async insert(event: AuditEventEntity, manager?: EntityManager): Promise<void> {
-    await (manager ?? this.events.manager).getRepository(AuditEventEntity).save(event, { reload: false });
+    await (manager ?? this.events.manager).query(INSERT_CHAINED, [
+      event.id,
+      event.applicationId,
+      event.at,
+      event.actor,
+      event.action,
+      event.target,
+      JSON.stringify(event.details),
+      event.applicationId ?? PLATFORM_CHAIN_ID,
+      canonicalAuditEntry(identityAuditDocument(event)),
+    ]);
   }
 
   /** A game's events, newest first, strictly older than `beforeId` (ids are time-ordered UUIDv7). */
@@ -19,5 +45,22 @@ export class AuditRepository {
       order: { id: 'DESC' },
       take: limit,
     });
+  }
+
+  /** A game's chained rows in chain order after `afterSeq`, those written in [`since`, `until`) only, as export lines. */
+  async exportForGame(applicationId: string, afterSeq: number, limit: number, since?: Date, until?: Date): Promise<AuditExportLine[]> {
+    const rows: ChainedRow[] = await this.events.query(
+      `SELECT ${AUDIT_EVENT_COLUMNS}, seq, prev_hash, hash FROM identity.audit_events
+       WHERE application_id = $1 AND seq > $2 AND ($3::timestamptz IS NULL OR at >= $3) AND ($4::timestamptz IS NULL OR at < $4)
+       ORDER BY seq LIMIT $5`,
+      [applicationId, afterSeq, since ?? null, until ?? null, limit],
+    );
+    return rows.map((row) => ({
+      chain: 'identity',
+      seq: Number(row.seq),
+      prevHash: row.prev_hash.toString('hex'),
+      hash: row.hash.toString('hex'),
+      entry: auditRowDocument(row),
+    }));
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AuditEntryView, Page, Principal, actorOf, decodeCursor, pageOf } from '@game-wallet/contracts';
+import { AuditEntryView, AuditExportLineView, AuditExportWindow, Page, Principal, actorOf, decodeCursor, pageOf } from '@game-wallet/contracts';
 import { newId } from '@game-wallet/database';
 import { EntityManager } from 'typeorm';
 import { AuditRepository } from './audit.repository';
@@ -30,6 +30,11 @@ export class AuditService {
       details: withClientAddress(record.principal, record.details ?? {}),
     };
     return this.audit.insert(event, manager);
+  }
+
+  /** A page of the game's audit export (chain order); see {@link exportWindow}. */
+  exportForGame(window: AuditExportWindow): Promise<AuditExportLineView[]> {
+    return this.audit.exportForGame(window.applicationId, window.afterSeq, window.limit, window.since, window.until);
   }
 
   async listForGame(applicationId: string, limit: number, cursor?: string): Promise<Page<AuditEntryView>> {

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { AuditEntryView, PATTERNS, Page } from '@game-wallet/contracts';
+import { AuditEntryView, AuditExportLineView, PATTERNS, Page, auditExportWindow } from '@game-wallet/contracts';
 import { EnvelopeOf, Handles } from '@game-wallet/transport';
 import { ConsoleAccessService } from '../access/console-access.service';
 import { AuditService } from '../audit/audit.service';
@@ -20,5 +20,12 @@ export class GameAuditController {
     await this.access.require(principal, 'audit.read', payload.gameId);
     const game = await this.games.get(payload.gameId);
     return this.audit.listForGame(game.id, payload.limit, payload.cursor);
+  }
+
+  @Handles(PATTERNS.identity.exportAudit)
+  async export(@Payload() { payload, principal }: EnvelopeOf<'identity.audit.export'>): Promise<{ lines: AuditExportLineView[] }> {
+    await this.access.require(principal, 'audit.read', payload.gameId);
+    const game = await this.games.get(payload.gameId);
+    return { lines: await this.audit.exportForGame(auditExportWindow(game.id, payload)) };
   }
 }

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { AppError, PolicyRule, SigningPolicy, SigningPolicyVersionView } from '@game-wallet/contracts';
 import { EntityManager, LessThan, Repository } from 'typeorm';
+import { canonicalAuditEntry } from '@game-wallet/crypto';
+import { policyAuditDocument } from '../audit/audit-documents';
 import { PolicyEventEntity } from './policy-event.entity';
 import { SigningPolicyEntity } from './signing-policy.entity';
 
@@ -141,15 +143,12 @@ export class SigningPoliciesRepository {
     return { version, rules: rows[0]?.rules ?? null };
   }
 
+  /** The change's audit entry with its link in the game's hash chain (wallet.audit_chain), in the change's transaction. */
   private async insertEvent(manager: EntityManager, event: PolicyEventEntity): Promise<void> {
-    await manager.query(`INSERT INTO wallet.policy_events (id, application_id, at, actor, action, target, details) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
-      event.id,
-      event.applicationId,
-      event.at,
-      event.actor,
-      event.action,
-      event.target,
-      event.details,
-    ]);
+    await manager.query(
+      `INSERT INTO wallet.policy_events (id, application_id, at, actor, action, target, details, seq, prev_hash, hash)
+       SELECT $1, $2, $3, $4, $5, $6, $7, c.seq, c.prev_hash, c.hash FROM wallet.audit_chain(ARRAY[$2::uuid], ARRAY[$8::text]) AS c`,
+      [event.id, event.applicationId, event.at, event.actor, event.action, event.target, JSON.stringify(event.details), canonicalAuditEntry(policyAuditDocument(event))],
+    );
   }
 }

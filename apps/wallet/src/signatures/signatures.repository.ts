@@ -2,19 +2,27 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { PoolStatement, StatementBatcher } from '@game-wallet/database';
 import { LessThan, Repository } from 'typeorm';
+import { canonicalAuditEntry } from '@game-wallet/crypto';
+import { signatureAuditDocument } from '../audit/audit-documents';
 import { SignatureEventEntity } from './entities/signature-event.entity';
 
 /**
  * Signing attempts' audit entries, any number in one statement, and with them each signing wallet's last use moved
  * forward to its latest allowed signature (never back, whatever order concurrent signatures commit in): one statement,
- * so both are saved together. The wallets are locked in id order first, so two such statements that share wallets
- * wait for each other instead of deadlocking; they are found by primary key alone (`id = ANY`), so a fresh table
- * without statistics is never scanned to join it with the entries.
+ * so both are saved together. Each entry gets its link in its game's hash chain first (wallet.audit_chain, which locks
+ * the games' chain heads in id order); the wallets are locked in id order after, so two such statements that share
+ * games or wallets wait for each other instead of deadlocking. Wallets are found by primary key alone (`id = ANY`),
+ * so a fresh table without statistics is never scanned to join it with the entries.
  */
 const RECORD = new PoolStatement(
-  `WITH events AS (
-     INSERT INTO wallet.signature_events (id, application_id, wallet_id, chain, operation, decision, message_sha256, credential, at, facts, policy_version, rule_id)
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[], $8::varchar[], $9::timestamptz[], $10::jsonb[], $11::integer[], $12::varchar[])
+  `WITH chained AS MATERIALIZED (
+     SELECT * FROM wallet.audit_chain($2::uuid[], $13::text[])
+   ), events AS (
+     INSERT INTO wallet.signature_events (id, application_id, wallet_id, chain, operation, decision, message_sha256, credential, at, facts, policy_version, rule_id, seq, prev_hash, hash)
+     SELECT r.id, r.application_id, r.wallet_id, r.chain, r.operation, r.decision, r.message_sha256, r.credential, r.at, r.facts, r.policy_version, r.rule_id, c.seq, c.prev_hash, c.hash
+     FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[], $8::varchar[], $9::timestamptz[], $10::jsonb[], $11::integer[], $12::varchar[])
+       WITH ORDINALITY AS r(id, application_id, wallet_id, chain, operation, decision, message_sha256, credential, at, facts, policy_version, rule_id, ord)
+     JOIN chained AS c ON c.ord = r.ord
      RETURNING wallet_id, decision, at
    ), used AS (
      SELECT wallet_id, max(at) AS at FROM events WHERE decision = 'allowed' GROUP BY wallet_id
@@ -43,6 +51,7 @@ export class SignaturesRepository {
       events.map((event) => (event.facts === null ? null : JSON.stringify(event.facts))),
       column('policyVersion'),
       column('ruleId'),
+      events.map((event) => canonicalAuditEntry(signatureAuditDocument(event))),
     ]);
     return events.map(() => undefined);
   });

@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { AuditExportWindow } from '@game-wallet/contracts';
+import { AuditEntryDocument, AuditExportLine } from '@game-wallet/crypto';
+import { DataSource } from 'typeorm';
+import { POLICY_EVENT_COLUMNS, PolicyEventRow, SIGNATURE_EVENT_COLUMNS, SignatureEventRow, policyRowDocument, signatureRowDocument } from './audit-documents';
+
+interface Link {
+  seq: string;
+  prev_hash: Buffer;
+  hash: Buffer;
+}
+
+const WINDOW = `application_id = $1 AND seq > $2 AND ($3::timestamptz IS NULL OR at >= $3) AND ($4::timestamptz IS NULL OR at < $4) ORDER BY seq LIMIT $5`;
+
+/** The wallet's part of a game's audit export: its chain over signing attempts and policy changes, in chain order. */
+@Injectable()
+export class AuditExportRepository {
+  constructor(@InjectDataSource() private readonly database: DataSource) {}
+
+  async page({ applicationId, afterSeq, limit, since, until }: AuditExportWindow): Promise<AuditExportLine[]> {
+    const parameters = [applicationId, afterSeq, since ?? null, until ?? null, limit];
+    const [signatures, policies]: [(SignatureEventRow & Link)[], (PolicyEventRow & Link)[]] = await Promise.all([
+      this.database.query(`SELECT ${SIGNATURE_EVENT_COLUMNS}, seq, prev_hash, hash FROM wallet.signature_events WHERE ${WINDOW}`, parameters),
+      this.database.query(`SELECT ${POLICY_EVENT_COLUMNS}, seq, prev_hash, hash FROM wallet.policy_events WHERE ${WINDOW}`, parameters),
+    ]);
+    const lines = [...signatures.map((row) => line(row, signatureRowDocument(row))), ...policies.map((row) => line(row, policyRowDocument(row)))];
+    return lines.sort((a, b) => a.seq - b.seq).slice(0, limit);
+  }
+}
+
+function line(row: Link, entry: AuditEntryDocument): AuditExportLine {
+  return { chain: 'wallet', seq: Number(row.seq), prevHash: row.prev_hash.toString('hex'), hash: row.hash.toString('hex'), entry };
+}

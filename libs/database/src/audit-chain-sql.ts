@@ -1,0 +1,161 @@
+/**
+ * The SQL of a service's audit hash chain (see `@game-wallet/crypto`'s audit-chain.ts for what is hashed), created by
+ * a migration in the service's own schema:
+ *
+ * - `<schema>.audit_chain_heads`: per chain (a game, or the platform's nil id) the last `seq` and `hash`;
+ * - `<schema>.audit_chain(chains uuid[], docs text[])`: appends one link per element, in order, and answers for each its
+ *   position (`ord`, from 1), `seq`, `prev_hash` and `hash` (`sha256(prev_hash || convert_to(doc, 'UTF8'))`). The heads
+ *   it touches are locked in id order before any is read, so concurrent statements (any number of rows each) never
+ *   deadlock on them and every chain is strictly ordered; the locks last until the caller's transaction ends.
+ *
+ * A statement that inserts audit rows calls the function first (in a CTE of its own, or before the insert in the same
+ * transaction) and stores the three values with each row: a row is written with its link or not at all.
+ */
+export function auditChainUpSql(schema: string): string[] {
+  return [
+    `CREATE TABLE ${schema}.audit_chain_heads (
+       chain_id uuid PRIMARY KEY,
+       seq bigint NOT NULL,
+       hash bytea NOT NULL CHECK (length(hash) = 32)
+     )`,
+    `CREATE FUNCTION ${schema}.audit_chain(chains uuid[], docs text[])
+       RETURNS TABLE (ord integer, seq bigint, prev_hash bytea, hash bytea)
+       LANGUAGE plpgsql AS $fn$
+     #variable_conflict use_column
+     DECLARE
+       i integer;
+       head record;
+     BEGIN
+       IF coalesce(array_length(chains, 1), 0) <> coalesce(array_length(docs, 1), 0) THEN
+         RAISE EXCEPTION 'audit_chain: % chains for % documents', array_length(chains, 1), array_length(docs, 1);
+       END IF;
+       INSERT INTO ${schema}.audit_chain_heads AS h (chain_id, seq, hash)
+         SELECT DISTINCT c, 0, decode(repeat('00', 32), 'hex') FROM unnest(chains) AS c
+         ON CONFLICT (chain_id) DO NOTHING;
+       PERFORM 1 FROM ${schema}.audit_chain_heads AS h WHERE h.chain_id = ANY(chains) ORDER BY h.chain_id FOR UPDATE;
+       FOR i IN 1 .. coalesce(array_length(chains, 1), 0) LOOP
+         SELECT h.seq, h.hash INTO head FROM ${schema}.audit_chain_heads AS h WHERE h.chain_id = chains[i];
+         ord := i;
+         seq := head.seq + 1;
+         prev_hash := head.hash;
+         hash := sha256(head.hash || convert_to(docs[i], 'UTF8'));
+         UPDATE ${schema}.audit_chain_heads AS h SET seq = audit_chain.seq, hash = audit_chain.hash WHERE h.chain_id = chains[i];
+         RETURN NEXT;
+       END LOOP;
+     END
+     $fn$`,
+  ];
+}
+
+export function auditChainDownSql(schema: string): string[] {
+  return [`DROP FUNCTION ${schema}.audit_chain(uuid[], text[])`, `DROP TABLE ${schema}.audit_chain_heads`];
+}
+
+/** A table whose rows the chainer links: how to read a row, and the chain and canonical document of each. */
+export interface UnchainedAuditTable<Row> {
+  /** `schema.table` */
+  table: string;
+  /** the columns to read, as SQL (`id` among them) */
+  columns: string;
+  chainOf: (row: Row) => string;
+  canonical: (row: Row) => string;
+}
+
+interface QueryRunnerLike {
+  query(sql: string, parameters?: unknown[]): Promise<unknown>;
+}
+
+export interface TransactionalLike {
+  transaction<T>(work: (manager: QueryRunnerLike) => Promise<T>): Promise<T>;
+}
+
+/**
+ * Links the rows of `spec.table` that have no place in their chain yet (written before the chain existed, or by a
+ * previous release during a rollout), oldest first, `batch` at a time, each batch in one transaction; rows another
+ * replica is linking are skipped (`SKIP LOCKED`). Resolves with how many it linked.
+ */
+export async function chainUnchainedRows<Row extends { id: string }>(
+  data: TransactionalLike,
+  schema: string,
+  spec: UnchainedAuditTable<Row>,
+  batch = 500,
+): Promise<number> {
+  let linked = 0;
+  for (;;) {
+    const count = await data.transaction(async (manager) => {
+      const rows = (await manager.query(`SELECT ${spec.columns} FROM ${spec.table} WHERE seq IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`, [batch])) as Row[];
+      if (rows.length === 0) {
+        return 0;
+      }
+      const links = (await manager.query(`SELECT ord, seq, prev_hash, hash FROM ${schema}.audit_chain($1::uuid[], $2::text[])`, [
+        rows.map(spec.chainOf),
+        rows.map(spec.canonical),
+      ])) as { ord: number; seq: string; prev_hash: Buffer; hash: Buffer }[];
+      await manager.query(
+        `UPDATE ${spec.table} AS t SET seq = l.seq, prev_hash = l.prev_hash, hash = l.hash
+         FROM unnest($1::uuid[], $2::bigint[], $3::bytea[], $4::bytea[]) AS l(id, seq, prev_hash, hash) WHERE t.id = l.id`,
+        [links.map((link) => rows[link.ord - 1].id), links.map((link) => link.seq), links.map((link) => link.prev_hash), links.map((link) => link.hash)],
+      );
+      return rows.length;
+    });
+    linked += count;
+    if (count < batch) {
+      return linked;
+    }
+  }
+}
+
+/** One table's pass of the chainer (see {@link auditTable}). */
+export type AuditChainerTable = (data: TransactionalLike, schema: string) => Promise<number>;
+
+/** A table for {@link startAuditChainer}. */
+export function auditTable<Row extends { id: string }>(spec: UnchainedAuditTable<Row>): AuditChainerTable {
+  return (data, schema) => chainUnchainedRows(data, schema, spec);
+}
+
+/** How often each replica looks for rows to link (a previous release's, during a rollout). */
+export const AUDIT_CHAINER_INTERVAL_MS = 60_000;
+
+/**
+ * Links unchained rows of `tables` now and every {@link AUDIT_CHAINER_INTERVAL_MS} (a pass never overlaps the one
+ * before); a failure is reported to `onError` and tried again at the next pass. Returns a function that stops it and
+ * resolves once a pass in progress has ended.
+ */
+export function startAuditChainer(
+  data: TransactionalLike,
+  schema: string,
+  tables: readonly AuditChainerTable[],
+  onError: (error: unknown) => void,
+  onLinked: (count: number) => void = () => undefined,
+): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  const pass = (): void => {
+    if (running !== undefined || stopped) {
+      return;
+    }
+    running = (async () => {
+      try {
+        let linked = 0;
+        for (const table of tables) {
+          linked += await table(data, schema);
+        }
+        if (linked > 0) {
+          onLinked(linked);
+        }
+      } catch (error) {
+        onError(error);
+      } finally {
+        running = undefined;
+      }
+    })();
+  };
+  pass();
+  const timer = setInterval(pass, AUDIT_CHAINER_INTERVAL_MS);
+  timer.unref();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
+}

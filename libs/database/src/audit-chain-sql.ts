@@ -1,3 +1,5 @@
+import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+
 /**
  * The SQL of a service's audit hash chain (see `@game-wallet/crypto`'s audit-chain.ts for what is hashed), created by
  * a migration in the service's own schema:
@@ -158,4 +160,35 @@ export function startAuditChainer(
     clearInterval(timer);
     await running;
   };
+}
+
+/**
+ * A service's chainer (see {@link startAuditChainer}) as a provider: started once the application is up, stopped (a
+ * pass in progress finished) when it shuts down. Each service names its schema and tables in a subclass.
+ */
+export abstract class AuditChainerService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger: Logger;
+  private stop?: () => Promise<void>;
+
+  protected constructor(
+    private readonly data: TransactionalLike,
+    private readonly schema: string,
+    private readonly tables: readonly AuditChainerTable[],
+  ) {
+    this.logger = new Logger(new.target.name);
+  }
+
+  onApplicationBootstrap(): void {
+    this.stop = startAuditChainer(
+      this.data,
+      this.schema,
+      this.tables,
+      (error) => this.logger.warn(`Linking audit rows into their chains failed; tried again within a minute: ${error instanceof Error ? error.message : String(error)}`),
+      (count) => this.logger.log(`Linked ${count} audit rows into their chains`),
+    );
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.stop?.();
+  }
 }

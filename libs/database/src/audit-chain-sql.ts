@@ -26,7 +26,10 @@ export function auditChainUpSql(schema: string): string[] {
      #variable_conflict use_column
      DECLARE
        i integer;
-       head record;
+       j integer;
+       head_ids uuid[];
+       head_seqs bigint[];
+       head_hashes bytea[];
      BEGIN
        IF coalesce(array_length(chains, 1), 0) <> coalesce(array_length(docs, 1), 0) THEN
          RAISE EXCEPTION 'audit_chain: % chains for % documents', array_length(chains, 1), array_length(docs, 1);
@@ -35,15 +38,24 @@ export function auditChainUpSql(schema: string): string[] {
          SELECT DISTINCT c, 0, decode(repeat('00', 32), 'hex') FROM unnest(chains) AS c
          ON CONFLICT (chain_id) DO NOTHING;
        PERFORM 1 FROM ${schema}.audit_chain_heads AS h WHERE h.chain_id = ANY(chains) ORDER BY h.chain_id FOR UPDATE;
+       -- Read once the locks are held; each head is written once, after the links are made.
+       SELECT array_agg(h.chain_id), array_agg(h.seq), array_agg(h.hash) INTO head_ids, head_seqs, head_hashes
+         FROM ${schema}.audit_chain_heads AS h WHERE h.chain_id = ANY(chains);
        FOR i IN 1 .. coalesce(array_length(chains, 1), 0) LOOP
-         SELECT h.seq, h.hash INTO head FROM ${schema}.audit_chain_heads AS h WHERE h.chain_id = chains[i];
+         j := array_position(head_ids, chains[i]);
+         IF j IS NULL THEN
+           RAISE EXCEPTION 'audit_chain: no head for chain %', chains[i];
+         END IF;
          ord := i;
-         seq := head.seq + 1;
-         prev_hash := head.hash;
-         hash := sha256(head.hash || convert_to(docs[i], 'UTF8'));
-         UPDATE ${schema}.audit_chain_heads AS h SET seq = audit_chain.seq, hash = audit_chain.hash WHERE h.chain_id = chains[i];
+         seq := head_seqs[j] + 1;
+         prev_hash := head_hashes[j];
+         hash := sha256(prev_hash || convert_to(docs[i], 'UTF8'));
+         head_seqs[j] := seq;
+         head_hashes[j] := hash;
          RETURN NEXT;
        END LOOP;
+       UPDATE ${schema}.audit_chain_heads AS h SET seq = u.seq, hash = u.hash
+         FROM unnest(head_ids, head_seqs, head_hashes) AS u(chain_id, seq, hash) WHERE h.chain_id = u.chain_id;
      END
      $fn$`,
   ];

@@ -33,6 +33,54 @@ export interface AuditExportLine {
   entry: AuditEntryDocument;
 }
 
+/** What JSON keeps of a value stored as jsonb (a document read back from the row is made of that). */
+export const asStoredJson = <T>(value: T): T => (value === null || value === undefined ? (null as T) : (JSON.parse(JSON.stringify(value)) as T));
+
+/** A row of an audit table of actions (identity's `audit_events`, the wallet's `policy_events`): who did what to what. */
+export interface ActionAuditEntry {
+  id: string;
+  applicationId: string | null;
+  at: Date;
+  actor: string;
+  action: string;
+  target: string;
+  details: Record<string, unknown>;
+}
+
+/** Such a row as SQL reads it (the chain's columns excluded), with {@link ACTION_AUDIT_COLUMNS}. */
+export interface ActionAuditRow {
+  id: string;
+  application_id: string | null;
+  at: Date;
+  actor: string;
+  action: string;
+  target: string;
+  details: Record<string, unknown>;
+}
+
+export const ACTION_AUDIT_COLUMNS = 'id, application_id, at, actor, action, target, details';
+
+/**
+ * A row of an action table as its hash chain reads it: every stored column but the chain's own, as JSON. The same
+ * function makes the document a row is inserted with and the one an export shows; `table` tells tables apart.
+ */
+export function actionAuditDocument(table: string, row: ActionAuditEntry): AuditEntryDocument {
+  return {
+    table,
+    id: row.id,
+    gameId: row.applicationId,
+    at: row.at.toISOString(),
+    actor: row.actor,
+    action: row.action,
+    target: row.target,
+    details: asStoredJson(row.details ?? {}),
+  };
+}
+
+/** {@link actionAuditDocument} of a row as SQL reads it. */
+export const actionAuditRowDocument = (table: string, row: ActionAuditRow): AuditEntryDocument =>
+  actionAuditDocument(table, { id: row.id, applicationId: row.application_id, at: row.at, actor: row.actor, action: row.action, target: row.target, details: row.details });
+
 /** RFC 8785 canonical JSON of an entry (what is hashed). */
 export function canonicalAuditEntry(entry: AuditEntryDocument): string {
   const text = canonicalize(entry);

@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { PLATFORM_CHAIN_ID, canonicalAuditEntry } from '@game-wallet/crypto';
+import { ACTION_AUDIT_COLUMNS, ActionAuditRow, PLATFORM_CHAIN_ID, canonicalAuditEntry } from '@game-wallet/crypto';
 import { AuditChainerService, auditTable } from '@game-wallet/database';
 import { DataSource } from 'typeorm';
-import { AUDIT_EVENT_COLUMNS, AuditEventRow, auditRowDocument } from './audit-document';
+import { auditRowDocument } from './audit-document';
 
 /** Links audit rows written without a place in their chain (before the chain existed, or by an older release). */
 @Injectable()
 export class AuditChainer extends AuditChainerService {
   constructor(@InjectDataSource() data: DataSource) {
     super(data, 'identity', [
-      auditTable<AuditEventRow>({
+      auditTable<ActionAuditRow>({
         table: 'identity.audit_events',
-        columns: AUDIT_EVENT_COLUMNS,
+        columns: ACTION_AUDIT_COLUMNS,
         chainOf: (row) => row.application_id ?? PLATFORM_CHAIN_ID,
         canonical: (row) => canonicalAuditEntry(auditRowDocument(row)),
       }),

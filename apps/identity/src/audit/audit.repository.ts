@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { AuditExportLine, PLATFORM_CHAIN_ID, canonicalAuditEntry } from '@game-wallet/crypto';
+import { ACTION_AUDIT_COLUMNS, ActionAuditRow, AuditExportLine, PLATFORM_CHAIN_ID, canonicalAuditEntry } from '@game-wallet/crypto';
 import { EntityManager, LessThan, Repository } from 'typeorm';
-import { AUDIT_EVENT_COLUMNS, AuditEventRow, auditRowDocument, identityAuditDocument } from './audit-document';
+import { auditRowDocument, identityAuditDocument } from './audit-document';
 import { AuditEventEntity } from './entities/audit-event.entity';
 
 /** A row and its link in the game's chain (libs/database/src/audit-chain-sql.ts), in the statement that inserts it. */
@@ -10,7 +10,7 @@ const INSERT_CHAINED = `
   INSERT INTO identity.audit_events (id, application_id, at, actor, action, target, details, seq, prev_hash, hash)
   SELECT $1, $2, $3, $4, $5, $6, $7, c.seq, c.prev_hash, c.hash FROM identity.audit_chain(ARRAY[$8::uuid], ARRAY[$9::text]) AS c`;
 
-interface ChainedRow extends AuditEventRow {
+interface ChainedRow extends ActionAuditRow {
   seq: string;
   prev_hash: Buffer;
   hash: Buffer;
@@ -50,7 +50,7 @@ export class AuditRepository {
   /** A game's chained rows in chain order after `afterSeq`, those written in [`since`, `until`) only, as export lines. */
   async exportForGame(applicationId: string, afterSeq: number, limit: number, since?: Date, until?: Date): Promise<AuditExportLine[]> {
     const rows: ChainedRow[] = await this.events.query(
-      `SELECT ${AUDIT_EVENT_COLUMNS}, seq, prev_hash, hash FROM identity.audit_events
+      `SELECT ${ACTION_AUDIT_COLUMNS}, seq, prev_hash, hash FROM identity.audit_events
        WHERE application_id = $1 AND seq > $2 AND ($3::timestamptz IS NULL OR at >= $3) AND ($4::timestamptz IS NULL OR at < $4)
        ORDER BY seq LIMIT $5`,
       [applicationId, afterSeq, since ?? null, until ?? null, limit],

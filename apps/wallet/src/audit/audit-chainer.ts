@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { canonicalAuditEntry } from '@game-wallet/crypto';
+import { ACTION_AUDIT_COLUMNS, ActionAuditRow, PLATFORM_CHAIN_ID, canonicalAuditEntry } from '@game-wallet/crypto';
 import { AuditChainerService, auditTable } from '@game-wallet/database';
 import { DataSource } from 'typeorm';
-import { POLICY_EVENT_COLUMNS, PolicyEventRow, SIGNATURE_EVENT_COLUMNS, SignatureEventRow, policyRowDocument, signatureRowDocument } from './audit-documents';
+import { SIGNATURE_EVENT_COLUMNS, SignatureEventRow, policyRowDocument, signatureRowDocument } from './audit-documents';
 
 /** Links audit rows written without a place in their game's chain (before the chain existed, or by an older release). */
 @Injectable()
@@ -16,10 +16,10 @@ export class AuditChainer extends AuditChainerService {
         chainOf: (row) => row.application_id,
         canonical: (row) => canonicalAuditEntry(signatureRowDocument(row)),
       }),
-      auditTable<PolicyEventRow>({
+      auditTable<ActionAuditRow>({
         table: 'wallet.policy_events',
-        columns: POLICY_EVENT_COLUMNS,
-        chainOf: (row) => row.application_id,
+        columns: ACTION_AUDIT_COLUMNS,
+        chainOf: (row) => row.application_id ?? PLATFORM_CHAIN_ID,
         canonical: (row) => canonicalAuditEntry(policyRowDocument(row)),
       }),
     ]);

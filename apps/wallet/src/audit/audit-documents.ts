@@ -1,9 +1,6 @@
-import { AuditEntryDocument } from '@game-wallet/crypto';
+import { ActionAuditRow, AuditEntryDocument, actionAuditDocument, actionAuditRowDocument, asStoredJson } from '@game-wallet/crypto';
 import { PolicyEventEntity } from '../policies/policy-event.entity';
 import { SignatureEventEntity } from '../signatures/entities/signature-event.entity';
-
-/** What JSON keeps of a stored jsonb value (the document an export shows is read back from it). */
-const asStored = <T>(value: T): T => (value === null || value === undefined ? (null as T) : (JSON.parse(JSON.stringify(value)) as T));
 
 /**
  * The wallet's audit rows as its hash chain reads them (libs/crypto/src/audit-chain.ts): every stored column but the
@@ -22,24 +19,13 @@ export function signatureAuditDocument(row: SignatureEventEntity): AuditEntryDoc
     messageSha256: row.messageSha256,
     credential: row.credential,
     at: row.at.toISOString(),
-    facts: asStored(row.facts),
+    facts: asStoredJson(row.facts),
     policyVersion: row.policyVersion ?? null,
     ruleId: row.ruleId ?? null,
   };
 }
 
-export function policyAuditDocument(row: PolicyEventEntity): AuditEntryDocument {
-  return {
-    table: 'policy_events',
-    id: row.id,
-    gameId: row.applicationId,
-    at: row.at.toISOString(),
-    actor: row.actor,
-    action: row.action,
-    target: row.target,
-    details: asStored(row.details ?? {}),
-  };
-}
+export const policyAuditDocument = (row: PolicyEventEntity): AuditEntryDocument => actionAuditDocument('policy_events', row);
 
 /** A `wallet.signature_events` row as SQL reads it (the chain's columns excluded). */
 export interface SignatureEventRow {
@@ -75,18 +61,5 @@ export const signatureRowDocument = (row: SignatureEventRow): AuditEntryDocument
     ruleId: row.rule_id,
   });
 
-/** A `wallet.policy_events` row as SQL reads it (the chain's columns excluded). */
-export interface PolicyEventRow {
-  id: string;
-  application_id: string;
-  at: Date;
-  actor: string;
-  action: string;
-  target: string;
-  details: Record<string, unknown>;
-}
-
-export const POLICY_EVENT_COLUMNS = 'id, application_id, at, actor, action, target, details';
-
-export const policyRowDocument = (row: PolicyEventRow): AuditEntryDocument =>
-  policyAuditDocument({ id: row.id, applicationId: row.application_id, at: row.at, actor: row.actor, action: row.action, target: row.target, details: row.details });
+/** A `wallet.policy_events` row as SQL reads it (with ACTION_AUDIT_COLUMNS). */
+export const policyRowDocument = (row: ActionAuditRow): AuditEntryDocument => actionAuditRowDocument('policy_events', row);

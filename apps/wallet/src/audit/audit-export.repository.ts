@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AuditExportWindow } from '@game-wallet/contracts';
-import { AuditEntryDocument, AuditExportLine } from '@game-wallet/crypto';
+import { ACTION_AUDIT_COLUMNS, ActionAuditRow, AuditEntryDocument, AuditExportLine } from '@game-wallet/crypto';
 import { DataSource } from 'typeorm';
-import { POLICY_EVENT_COLUMNS, PolicyEventRow, SIGNATURE_EVENT_COLUMNS, SignatureEventRow, policyRowDocument, signatureRowDocument } from './audit-documents';
+import { SIGNATURE_EVENT_COLUMNS, SignatureEventRow, policyRowDocument, signatureRowDocument } from './audit-documents';
 
 interface Link {
   seq: string;
@@ -20,9 +20,9 @@ export class AuditExportRepository {
 
   async page({ applicationId, afterSeq, limit, since, until }: AuditExportWindow): Promise<AuditExportLine[]> {
     const parameters = [applicationId, afterSeq, since ?? null, until ?? null, limit];
-    const [signatures, policies]: [(SignatureEventRow & Link)[], (PolicyEventRow & Link)[]] = await Promise.all([
+    const [signatures, policies]: [(SignatureEventRow & Link)[], (ActionAuditRow & Link)[]] = await Promise.all([
       this.database.query(`SELECT ${SIGNATURE_EVENT_COLUMNS}, seq, prev_hash, hash FROM wallet.signature_events WHERE ${WINDOW}`, parameters),
-      this.database.query(`SELECT ${POLICY_EVENT_COLUMNS}, seq, prev_hash, hash FROM wallet.policy_events WHERE ${WINDOW}`, parameters),
+      this.database.query(`SELECT ${ACTION_AUDIT_COLUMNS}, seq, prev_hash, hash FROM wallet.policy_events WHERE ${WINDOW}`, parameters),
     ]);
     const lines = [...signatures.map((row) => line(row, signatureRowDocument(row))), ...policies.map((row) => line(row, policyRowDocument(row)))];
     return lines.sort((a, b) => a.seq - b.seq).slice(0, limit);

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ServiceClientModule, ServiceRuntime, serviceModule } from '@game-wallet/service';
+import { ServiceClientModule, ServiceRuntime, serviceModule, transportOutboxRelay } from '@game-wallet/service';
 import { CoreConfig } from './config';
 import { CORE_CONFIG } from './core-config.token';
 import { coreDataSourceOptions } from './database/data-source-options';
@@ -16,6 +16,8 @@ export class CoreModule {
       database: coreDataSourceOptions(config.databaseUrl),
       migrations: config.migrations,
       imports: [ServiceClientModule.forRoot({ redisUrl: config.redisUrl, keyPrefix: config.keyPrefix, keys: runtime.transportKeys }), PlayersModule],
+      // `player.created`, from the outbox to identity's webhook dispatcher.
+      providers: [transportOutboxRelay('core')],
     });
   }
 }

@@ -9,6 +9,7 @@ import { ConsoleAppController } from './console-app/console-app.controller';
 import { ConsoleAccountController } from './console/console-account.controller';
 import { ConsoleEndpointsController } from './console/console-endpoints.controller';
 import { ConsoleGamesController } from './console/console-games.controller';
+import { ConsoleWebhooksController } from './console/console-webhooks.controller';
 import { ConsoleSessionController } from './console/console-session.controller';
 import { PasswordSealer } from './console/password-sealer';
 import { ConsoleTeamController } from './console/console-team.controller';
@@ -43,6 +44,7 @@ export class BaseApiModule {
         ConsoleAccountController,
         ConsoleEndpointsController,
         ConsoleGamesController,
+        ConsoleWebhooksController,
         ConsoleTeamController,
         WalletsController,
         ConsoleAppController,

@@ -69,7 +69,7 @@ describe('audit export with hash chains', () => {
     expect(byChain('identity').map((line) => line.seq)).toEqual(Array.from({ length: identityRows[0].count }, (_, n) => n + 1));
     expect(byChain('wallet').map((line) => line.seq)).toEqual(Array.from({ length: Number(walletRows[0].count) }, (_, n) => n + 1));
     expect(byChain('wallet').map((line) => line.entry.table)).toEqual(expect.arrayContaining(['signature_events', 'policy_events']));
-    expect(byChain('identity').map((line) => line.entry.action)).toEqual(expect.arrayContaining(['api_key.created', 'api_key.deactivated', 'api_key.activated']));
+    expect(byChain('identity').map((line) => line.entry.action)).toEqual(expect.arrayContaining(['api_key.created', 'api_key.updated']));
     // The two chains interleaved by time: identity's rows before the game's first signature come first.
     expect(lines[0]).toMatchObject({ chain: 'identity', seq: 1, entry: { action: 'game.created' } });
     expect(await verify(exported.text)).toEqual({ ok: true, rows: { identity: identityRows[0].count, wallet: Number(walletRows[0].count) } });

@@ -273,8 +273,8 @@ describe('console API', () => {
       expect(audit.status).toBe(200);
       expect(audit.body.items.map((entry) => entry.action)).toEqual([
         'api_key.deleted',
-        'api_key.activated',
-        'api_key.deactivated',
+        'api_key.updated',
+        'api_key.updated',
         'api_key.created',
         'api_key.created',
         'game.created',

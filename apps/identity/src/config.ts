@@ -1,6 +1,7 @@
 import {
   Env,
   ServiceConfig,
+  positiveIntVar,
   ServiceConfigSpec,
   envDocs,
   jwtIssuerEnvShape,
@@ -23,7 +24,23 @@ export interface IdentityConfig extends ServiceConfig {
   smtp?: { url: string; from: string };
   /** false: the first operator is not made at start (the `create-operator` command invites them instead). */
   firstOperatorAtStart?: boolean;
+  webhooks: WebhookSettings;
 }
+
+/** How webhooks are delivered (README "Webhooks"). */
+export interface WebhookSettings {
+  /** The waits before each retry, in seconds (the first attempt is at once); the last one failing ends the delivery. */
+  retryScheduleSeconds: number[];
+  /** An endpoint whose every attempt failed for this long is disabled. */
+  disableAfterSeconds: number;
+  /** One attempt, connection to the end of the answer. */
+  timeoutMs: number;
+  /** Development only: `http` endpoints and loopback, private and link-local addresses allowed. */
+  allowPrivateUrls: boolean;
+}
+
+/** Standard Webhooks' recommended spacing: 8 attempts over about 27.6 hours. */
+export const DEFAULT_RETRY_SCHEDULE_SECONDS = [5, 300, 1_800, 7_200, 18_000, 36_000, 36_000];
 
 /** The identity service's own variables. */
 const identityVariables = {
@@ -63,6 +80,34 @@ const identityVariables = {
     required: { when: 'with `SMTP_FROM`' },
     secret: true,
   }),
+  WEBHOOK_RETRY_SCHEDULE: z
+    .preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? value : undefined), z.string().default(DEFAULT_RETRY_SCHEDULE_SECONDS.join(',')))
+    .refine((value) => {
+      const waits = value.split(',').map((wait) => wait.trim());
+      return waits.length >= 1 && waits.length <= 20 && waits.every((wait) => /^\d{1,6}$/.test(wait) && Number(wait) >= 1);
+    }, 'must be 1 to 20 waits in whole seconds (1–999999), comma-separated')
+    .transform((value) => value.split(',').map((wait) => Number(wait.trim())))
+    .register(envDocs, {
+      description:
+        'The waits before each retry of a webhook delivery, in seconds, after a first attempt made at once; each is varied by ' +
+        'up to ±10% (jitter). When the last retry fails the delivery is `failed` (it can be redelivered from the console). ' +
+        'The default makes 8 attempts over about 27.6 hours.',
+    }),
+  WEBHOOK_DISABLE_AFTER_SECONDS: positiveIntVar(86_400).register(envDocs, {
+    description: 'A webhook endpoint whose every attempt has failed for this long (the default: 24 hours) is disabled; the console shows why.',
+  }),
+  WEBHOOK_TIMEOUT_MS: positiveIntVar(10_000)
+    .refine((value) => value <= 10_000, 'must be at most 10000')
+    .register(envDocs, { description: 'How long one webhook attempt may take, from connecting to the end of the answer (at most 10 s).' }),
+  WEBHOOK_ALLOW_PRIVATE_URLS: z
+    .preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined), z.enum(['true', 'false'], { error: 'must be true or false' }).optional())
+    .register(envDocs, {
+      description:
+        'Development and tests only: `true` lets webhook endpoints be `http` and resolve to loopback, private or link-local ' +
+        'addresses (a receiver on this machine). Refused when NODE_ENV=production, where endpoints must be `https` and every ' +
+        'address a name resolves to must be public (checked at each delivery, after DNS, so a name cannot rebind to one).',
+      default: '`true` in development and tests, `false` in production',
+    }),
   SMTP_FROM: optionalStringVar()
     .refine((value) => value === undefined || (value.length <= 320 && !/[\r\n]/.test(value)), 'must be one line, an address or `Name <address>`')
     .register(envDocs, {
@@ -86,6 +131,9 @@ const spec: ServiceConfigSpec<typeof identityVariables> = {
   extra: identityVariables,
   requiredInProduction: ['IDENTITY_KEY_ENCRYPTION_KEY'],
   refine: (env, context) => {
+    if (env.NODE_ENV === 'production' && env.WEBHOOK_ALLOW_PRIVATE_URLS?.trim() === 'true') {
+      context.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOW_PRIVATE_URLS'], message: 'must not be true when NODE_ENV=production' });
+    }
     for (const { variable, needs, both } of PAIRS) {
       const [has, hasNeeded] = [Boolean(env[variable]?.trim()), Boolean(env[needs]?.trim())];
       if (has && !hasNeeded) {
@@ -110,5 +158,11 @@ export function loadIdentityConfig(env: Env): IdentityConfig {
     consoleAdminEmail: extra.CONSOLE_ADMIN_EMAIL?.toLowerCase(),
     consoleAdminPassword: extra.CONSOLE_ADMIN_PASSWORD,
     smtp: extra.SMTP_URL !== undefined && extra.SMTP_FROM !== undefined ? { url: extra.SMTP_URL, from: extra.SMTP_FROM } : undefined,
+    webhooks: {
+      retryScheduleSeconds: extra.WEBHOOK_RETRY_SCHEDULE,
+      disableAfterSeconds: extra.WEBHOOK_DISABLE_AFTER_SECONDS,
+      timeoutMs: extra.WEBHOOK_TIMEOUT_MS,
+      allowPrivateUrls: extra.WEBHOOK_ALLOW_PRIVATE_URLS === undefined ? common.nodeEnv !== 'production' : extra.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
+    },
   };
 }

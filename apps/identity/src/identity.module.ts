@@ -12,8 +12,9 @@ import { OperatorsModule } from './operators/operators.module';
 import { ProfilesModule } from './profiles/profiles.module';
 import { TeamModule } from './team/team.module';
 import { TokensModule } from './tokens/tokens.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
-/** The identity service: games, API keys, profiles, tokens, console operators, audit. */
+/** The identity service: games, API keys, profiles, tokens, console operators, audit, webhooks. */
 @Module({})
 export class IdentityModule {
   static forRoot(config: IdentityConfig, runtime: ServiceRuntime): DynamicModule {
@@ -23,7 +24,7 @@ export class IdentityModule {
       config: { token: IDENTITY_CONFIG, value: config },
       database: identityDataSourceOptions(config.databaseUrl),
       migrations: config.migrations,
-      imports: [ConsoleAccessModule, AuditModule, GamesModule, ApiKeysModule, TokensModule, ProfilesModule, OperatorsModule, TeamModule],
+      imports: [ConsoleAccessModule, AuditModule, GamesModule, ApiKeysModule, TokensModule, ProfilesModule, OperatorsModule, TeamModule, WebhooksModule],
       providers: [IdentityBootstrap],
     });
   }

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ServiceClientModule, ServiceRuntime, serviceModule } from '@game-wallet/service';
+import { ServiceClientModule, ServiceRuntime, serviceModule, transportOutboxRelay } from '@game-wallet/service';
 import { WalletAuditModule } from './audit/audit.module';
 import { WalletConfig } from './config';
 import { walletDataSourceOptions } from './database/data-source-options';
@@ -25,13 +25,15 @@ export class WalletModule {
       probes: { inject: [MASTER_KEYS], useFactory: (keyring: MasterKeyring) => (keyring.probe ? [keyring.probe] : []) },
       imports: [
         MasterKeysModule.forRoot(config),
-        // `include=profile` on a wallet read: the wallet service asks identity for the profile itself.
+        // `include=profile` on a wallet read: the wallet service asks identity for the profile itself; events go to identity.
         ServiceClientModule.forRoot({ redisUrl: config.redisUrl, keyPrefix: config.keyPrefix, keys: runtime.transportKeys }),
         WalletsModule,
         PoliciesModule,
         SignaturesModule,
         WalletAuditModule,
       ],
+      // Signatures' and policy changes' events, from the outbox to identity's webhook dispatcher.
+      providers: [transportOutboxRelay('wallet')],
     });
   }
 }

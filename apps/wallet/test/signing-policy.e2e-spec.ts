@@ -124,7 +124,7 @@ describe('signing policy per game', () => {
   it('records allowed and denied attempts in the audit trail, with operation, chain, hash and credential', async () => {
     const audit = await http<Page<AuditEntryView>>('GET', `${platform.baseUrl}/v1/console/games/${game.gameId}/audit?limit=100`, { bearer: operator });
     const signing = audit.body.items.filter((entry) => entry.action.startsWith('wallet.sign'));
-    const denied = signing.filter((entry) => entry.action === 'wallet.signing-denied');
+    const denied = signing.filter((entry) => entry.action === 'wallet.signing_denied');
     const allowed = signing.filter((entry) => entry.action === 'wallet.signed');
     expect(denied.length).toBeGreaterThanOrEqual(10);
     expect(allowed.length).toBeGreaterThanOrEqual(5);

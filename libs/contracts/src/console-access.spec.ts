@@ -4,11 +4,23 @@ const GAME = '0198a0c0-0000-7000-8000-000000000001';
 const OTHER = '0198a0c0-0000-7000-8000-000000000002';
 
 describe(grantsAllow.name, () => {
-  it('follows the table: viewer reads but writes nothing; support reads players and audit only; developer manages keys; admin changes the policy; owner manages the team', () => {
+  it('follows the table: viewer reads but writes nothing; support reads players and audit only; developer manages keys and webhooks; admin changes the policy; owner manages the team', () => {
     const allowed = (role: RoleGrant['role']) => permissionsFor([{ role, gameId: GAME }], GAME);
-    expect(allowed('viewer')).toEqual(['games.read', 'apiKeys.read', 'players.read', 'audit.read', 'policy.read']);
+    expect(allowed('viewer')).toEqual(['games.read', 'apiKeys.read', 'webhooks.read', 'players.read', 'audit.read', 'policy.read']);
     expect(allowed('support')).toEqual(['games.read', 'players.read', 'audit.read']);
-    expect(allowed('developer')).toEqual(['games.read', 'apiKeys.read', 'apiKeys.create', 'apiKeys.update', 'apiKeys.delete', 'players.read', 'audit.read', 'policy.read']);
+    expect(allowed('developer')).toEqual([
+      'games.read',
+      'apiKeys.read',
+      'apiKeys.create',
+      'apiKeys.update',
+      'apiKeys.delete',
+      'webhooks.read',
+      'webhooks.manage',
+      'webhooks.deliver',
+      'players.read',
+      'audit.read',
+      'policy.read',
+    ]);
     expect(allowed('admin')).toEqual([...allowed('developer'), 'policy.draft', 'policy.write']);
     expect(allowed('owner')).toEqual([...allowed('admin'), 'operators.read', 'operators.manage']);
   });
@@ -38,9 +50,9 @@ describe(grantsAllow.name, () => {
     expect(grantsAllow([], 'games.read', GAME)).toBe(false);
   });
 
-  it('needs a step-up exactly for creating and deleting API keys, changing the policy, managing operators and the settings', () => {
+  it('needs a step-up exactly for creating and deleting API keys, managing webhook endpoints, changing the policy, managing operators and the settings', () => {
     const stepUp = (Object.keys(CONSOLE_PERMISSIONS) as ConsolePermission[]).filter((permission) => CONSOLE_PERMISSIONS[permission].stepUp);
-    expect(stepUp).toEqual(['apiKeys.create', 'apiKeys.delete', 'policy.write', 'operators.manage', 'settings.manage']);
+    expect(stepUp).toEqual(['apiKeys.create', 'apiKeys.delete', 'webhooks.manage', 'policy.write', 'operators.manage', 'settings.manage']);
     expect(CONSOLE_ROLES).toEqual(['owner', 'admin', 'developer', 'support', 'viewer']);
   });
 });

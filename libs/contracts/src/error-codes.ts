@@ -31,10 +31,14 @@ export const ERROR_STATUS = {
   GAME_NOT_FOUND: 404,
   PLAYER_NOT_FOUND: 404,
   API_KEY_NOT_FOUND: 404,
+  WEBHOOK_ENDPOINT_NOT_FOUND: 404,
+  WEBHOOK_DELIVERY_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   /** an `If-Match` that names a version other than the current one (a signing policy changed since it was read) */
   PRECONDITION_FAILED: 412,
+  /** a game that already has as many webhook endpoints as it may (20) */
+  WEBHOOK_ENDPOINT_LIMIT: 409,
   PAYLOAD_TOO_LARGE: 413,
   /** a path segment (an id) longer than 100 characters */
   URI_TOO_LONG: 414,

@@ -21,3 +21,4 @@ export * from './console-access';
 export * from './console-roles-table';
 export type * from './console-team';
 export * from './audit-export';
+export * from './webhooks';

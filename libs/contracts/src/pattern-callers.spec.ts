@@ -8,13 +8,13 @@ const ROOT = join(__dirname, '../../..');
 
 /**
  * The sources an app runs: its own, for the gateway the authentication lib it alone uses, and for the wallet and core
- * services the console authorizer they ask identity with.
+ * services the console authorizer they ask identity with and the relay that hands their outbox to identity.
  */
 const sourcesOf = (app: AppName): string[] =>
   [
     join(ROOT, 'apps', app, 'src'),
     ...(app === 'gateway' ? [join(ROOT, 'libs/auth/src')] : []),
-    ...(app === 'wallet' || app === 'core' ? [join(ROOT, 'libs/service/src/console-authorizer.ts')] : []),
+    ...(app === 'wallet' || app === 'core' ? [join(ROOT, 'libs/service/src/console-authorizer.ts'), join(ROOT, 'libs/service/src/transport-outbox-relay.ts')] : []),
   ].flatMap((path) =>
     path.endsWith('.ts')
       ? [readFileSync(path, 'utf8')]
@@ -48,13 +48,14 @@ describe('PATTERN_CALLERS', () => {
     }
   });
 
-  it('keeps core and the wallet to the few calls they make (and their console patterns ask identity who may)', () => {
+  it('keeps core and the wallet to the few calls they make (their console patterns ask identity who may; their events go to identity)', () => {
     expect((Object.keys(PATTERN_CALLERS) as Pattern[]).filter((pattern) => mayCall('core', pattern))).toEqual([
       'identity.profiles.createOrGet',
       'identity.console.authorize',
+      'identity.events.ingest',
       'wallet.wallets.createOrGet',
     ]);
-    expect((Object.keys(PATTERN_CALLERS) as Pattern[]).filter((pattern) => mayCall('wallet', pattern))).toEqual(['identity.profiles.get', 'identity.console.authorize']);
+    expect((Object.keys(PATTERN_CALLERS) as Pattern[]).filter((pattern) => mayCall('wallet', pattern))).toEqual(['identity.profiles.get', 'identity.console.authorize', 'identity.events.ingest']);
     expect(mayCall('core', 'wallet.wallets.sign')).toBe(false);
     expect(mayCall('wallet', 'identity.apiKeys.create')).toBe(false);
   });

@@ -18,6 +18,7 @@ import {
   RevocationPage,
 } from './identity';
 import { ServiceName } from './services';
+import { CreatedWebhookEndpointView, OutboxEventInput, WebhookDeliveryStatus, WebhookDeliveryView, WebhookEndpointInput, WebhookEndpointView } from './webhooks';
 import {
   ConsoleAccountView,
   ConsolePermission,
@@ -96,6 +97,16 @@ export const PATTERNS = {
     updateSettings: 'identity.settings.update',
     listAudit: 'identity.audit.list',
     exportAudit: 'identity.audit.export',
+    ingestEvents: 'identity.events.ingest',
+    listWebhooks: 'identity.webhooks.list',
+    createWebhook: 'identity.webhooks.create',
+    updateWebhook: 'identity.webhooks.update',
+    deleteWebhook: 'identity.webhooks.delete',
+    rotateWebhookSecret: 'identity.webhooks.rotateSecret',
+    testWebhook: 'identity.webhooks.test',
+    listWebhookDeliveries: 'identity.webhooks.deliveries',
+    redeliverWebhook: 'identity.webhooks.redeliver',
+    redeliverFailedWebhooks: 'identity.webhooks.redeliverFailed',
   },
   wallet: {
     ping: 'wallet.ping',
@@ -214,6 +225,17 @@ export interface PatternContract {
   'identity.audit.list': { request: PageRequest & { gameId: string }; response: Page<AuditEntryView> };
   /** Identity's part of a game's audit export: its chain's rows in order, at most `limit` (1–1,000). */
   'identity.audit.export': { request: AuditExportRequest; response: { lines: AuditExportLineView[] } };
+  /** The services' outbox relays: events committed with their changes, for the game's webhook endpoints (at least once; ids deduplicate). */
+  'identity.events.ingest': { request: { events: OutboxEventInput[] }; response: { accepted: number } };
+  'identity.webhooks.list': { request: { gameId: string }; response: { items: WebhookEndpointView[] } };
+  'identity.webhooks.create': { request: { gameId: string } & WebhookEndpointInput; response: CreatedWebhookEndpointView };
+  'identity.webhooks.update': { request: { gameId: string; endpointId: string } & Partial<WebhookEndpointInput>; response: WebhookEndpointView };
+  'identity.webhooks.delete': { request: { gameId: string; endpointId: string }; response: { deleted: true } };
+  'identity.webhooks.rotateSecret': { request: { gameId: string; endpointId: string; overlapSeconds?: number }; response: CreatedWebhookEndpointView };
+  'identity.webhooks.test': { request: { gameId: string; endpointId: string }; response: WebhookDeliveryView };
+  'identity.webhooks.deliveries': { request: PageRequest & { gameId: string; endpointId: string; status?: WebhookDeliveryStatus }; response: Page<WebhookDeliveryView> };
+  'identity.webhooks.redeliver': { request: { gameId: string; endpointId: string; deliveryId: string }; response: WebhookDeliveryView };
+  'identity.webhooks.redeliverFailed': { request: { gameId: string; endpointId: string; since: string }; response: { scheduled: number } };
   'wallet.ping': { request: Record<string, never>; response: PingResponse };
   'wallet.wallets.createOrGet': { request: { profileId: string }; response: { walletId: string; created: boolean } };
   /** With `include: 'profile'` the wallet service adds the wallet's profile (it asks identity). */

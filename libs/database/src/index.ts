@@ -8,3 +8,5 @@ export * from './run-locked';
 export * from './statement-batcher';
 export * from './database-outage';
 export * from './audit-chain-sql';
+export * from './outbox';
+export * from './query-rows';

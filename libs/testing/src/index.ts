@@ -17,3 +17,4 @@ export * from './fuzz';
 export * from './config-docs';
 export * from './step-up';
 export * from './operators';
+export * from './webhook-receiver';

@@ -27,14 +27,23 @@ export function formatJson(value: unknown): string {
   return JSON.stringify(value, null, 2);
 }
 
+/** Audit actions in words; the names used before the naming rule (`api_key.activated`, `wallet.signing-denied`) stay readable. */
 const ACTIONS: Record<string, string> = {
   'game.created': 'Game created',
   'api_key.created': 'API key created',
+  'api_key.updated': 'API key changed',
   'api_key.activated': 'API key activated',
   'api_key.deactivated': 'API key deactivated',
   'api_key.deleted': 'API key deleted',
   'wallet.signed': 'Signed',
+  'wallet.signing_denied': 'Signing refused by the policy',
   'wallet.signing-denied': 'Signing refused by the policy',
+  'profile.tokens_revoked': "Player's tokens revoked",
+  'webhook_endpoint.created': 'Webhook endpoint added',
+  'webhook_endpoint.updated': 'Webhook endpoint changed',
+  'webhook_endpoint.deleted': 'Webhook endpoint deleted',
+  'webhook_endpoint.disabled': 'Webhook endpoint disabled after failing',
+  'webhook_endpoint.secret_rotated': 'Webhook secret rotated',
   'signing_policy.updated': 'Signing policy changed',
   'signing_policy.draft_updated': 'Draft policy saved',
   'signing_policy.draft_deleted': 'Draft policy deleted',

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiKeyPrincipal, Ownership, PATTERNS, Page, PlayerView, decodeCursor, pageOf, requireOwned } from '@game-wallet/contracts';
+import { ApiKeyPrincipal, Ownership, actorOf, PATTERNS, Page, PlayerView, decodeCursor, pageOf, requireOwned } from '@game-wallet/contracts';
 import { isUuid, newId } from '@game-wallet/database';
 import { RedisStreamsClient } from '@game-wallet/transport';
 import { PlayerEntity } from './entities/player.entity';
@@ -65,7 +65,7 @@ export class PlayersService {
   private async complete(player: PlayerEntity, caller: ApiKeyPrincipal, requestId: string): Promise<PlayerEntity> {
     const profile = await this.transport.call(PATTERNS.identity.createOrGetProfile, { payload: { externalKey: `player:${player.id}` }, principal: caller }, { requestId });
     const wallet = await this.transport.call(PATTERNS.wallet.createOrGetWallet, { payload: { profileId: profile.id }, principal: caller }, { requestId });
-    return this.players.complete(player, profile.id, wallet.walletId, new Date());
+    return this.players.complete(player, profile.id, wallet.walletId, new Date(), actorOf(caller));
   }
 
   /** 404 `PLAYER_NOT_FOUND` (pending players included), then 403 for another game's player. */

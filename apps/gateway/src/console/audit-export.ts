@@ -4,7 +4,7 @@ import { z } from 'zod';
 /** Rows asked of each service at a time while an export streams. */
 export const AUDIT_EXPORT_PAGE = 500;
 
-const isoInstant = (name: string) =>
+export const isoInstant = (name: string) =>
   z
     .string({ error: 'must be given once' })
     .max(40, 'must be at most 40 characters')

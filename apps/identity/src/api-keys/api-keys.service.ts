@@ -69,7 +69,7 @@ export class ApiKeysService {
       await this.keys.transaction(async (manager) => {
         await this.keys.setActive(key.applicationId, key.id, active, manager);
         await this.audit.record(
-          { applicationId: key.applicationId, principal, action: active ? 'api_key.activated' : 'api_key.deactivated', target: `api-key:${key.id}`, details: { name: key.name } },
+          { applicationId: key.applicationId, principal, action: 'api_key.updated', target: `api-key:${key.id}`, details: { name: key.name, active } },
           manager,
         );
       });

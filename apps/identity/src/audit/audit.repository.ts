@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { ACTION_AUDIT_COLUMNS, ActionAuditRow, AuditExportLine, PLATFORM_CHAIN_ID, canonicalAuditEntry } from '@game-wallet/crypto';
+import { insertActionEvent } from '@game-wallet/database';
 import { EntityManager, LessThan, Repository } from 'typeorm';
 import { auditRowDocument, identityAuditDocument } from './audit-document';
 import { AuditEventEntity } from './entities/audit-event.entity';
@@ -21,11 +22,15 @@ export class AuditRepository {
   constructor(@InjectRepository(AuditEventEntity) private readonly events: Repository<AuditEventEntity>) {}
 
   /**
-   * Inserts with its link in the game's hash chain, within `manager`'s transaction when given, so an action and its
-   * audit entry commit together (the game's chain head stays locked until then).
+   * Inserts with its link in the game's hash chain, and the event it makes (if any) into the outbox, within
+   * `manager`'s transaction when given (else in one of their own), so an action, its audit entry and its event commit
+   * together (the game's chain head stays locked until then).
    */
   async insert(event: AuditEventEntity, manager?: EntityManager): Promise<void> {
-    await (manager ?? this.events.manager).query(INSERT_CHAINED, [
+    if (manager === undefined) {
+      return this.events.manager.transaction((own) => this.insert(event, own));
+    }
+    await manager.query(INSERT_CHAINED, [
       event.id,
       event.applicationId,
       event.at,
@@ -36,6 +41,7 @@ export class AuditRepository {
       event.applicationId ?? PLATFORM_CHAIN_ID,
       canonicalAuditEntry(identityAuditDocument(event)),
     ]);
+    await insertActionEvent(manager, 'identity', event);
   }
 
   /** A game's events, newest first, strictly older than `beforeId` (ids are time-ordered UUIDv7). */

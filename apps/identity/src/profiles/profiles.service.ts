@@ -56,6 +56,6 @@ export class ProfilesService {
 
   async revoke(profileId: string, principal: ApiKeyPrincipal): Promise<number> {
     const profile = await this.getFor(profileId, principal);
-    return this.revocations.revokeProfile(profile.id, profile.applicationId);
+    return this.revocations.revokeProfile(profile.id, profile.applicationId, principal);
   }
 }

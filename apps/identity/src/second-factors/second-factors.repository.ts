@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { newId } from '@game-wallet/database';
+import { newId, rowsOf } from '@game-wallet/database';
 import { DataSource, EntityManager } from 'typeorm';
 import { OperatorEntity } from '../operators/entities/operator.entity';
 import { PasskeyEntity } from '../operators/entities/passkey.entity';
@@ -130,12 +130,4 @@ export class SecondFactorsRepository {
       [operatorId],
     );
   }
-}
-
-/** What `query` answers for an UPDATE … RETURNING (`[rows, count]`) or an INSERT/SELECT (`rows`), as rows. */
-function rowsOf(result: unknown): unknown[] {
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') {
-    return result[0] as unknown[];
-  }
-  return Array.isArray(result) ? result : [];
 }

@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { AppError, BROADCAST, PROFILE_TOKEN_MAX_SECONDS, RevocationCursors, RevocationList, RevocationPage, broadcastChannel } from '@game-wallet/contracts';
+import { AppError, BROADCAST, Principal, PROFILE_TOKEN_MAX_SECONDS, RevocationCursors, RevocationList, RevocationPage, broadcastChannel } from '@game-wallet/contracts';
 import { APP_REDIS } from '@game-wallet/http';
 import { TransportKeys, broadcastContext, signValue } from '@game-wallet/transport';
 import Redis from 'ioredis';
 import { EntityManager, FindOptionsWhere, IsNull, MoreThan, Not, ObjectLiteral, Repository } from 'typeorm';
+import { AuditService } from '../audit/audit.service';
 import { IdentityConfig } from '../config';
 import { IDENTITY_CONFIG } from '../identity-config.token';
 import { ConsoleSessionEntity } from '../operators/entities/console-session.entity';
@@ -27,12 +28,19 @@ export class RevocationsService {
     @Inject(APP_REDIS) private readonly redis: Redis,
     @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig,
     private readonly keys: TransportKeys,
+    private readonly audit: AuditService,
   ) {}
 
-  /** Every token of the profile issued before now is refused from now on. */
-  async revokeProfile(profileId: string, applicationId: string): Promise<number> {
+  /** Every token of the profile issued before now is refused from now on (audited, with its event, as `profile.tokens_revoked`). */
+  async revokeProfile(profileId: string, applicationId: string, principal: Principal): Promise<number> {
     const revokedBefore = new Date();
-    await this.profiles.upsert({ profileId, applicationId, revokedBefore }, ['profileId']);
+    await this.profiles.manager.transaction(async (manager) => {
+      await manager.upsert(ProfileRevocationEntity, { profileId, applicationId, revokedBefore }, ['profileId']);
+      await this.audit.record(
+        { applicationId, principal, action: 'profile.tokens_revoked', target: `profile:${profileId}`, details: { revokedBefore: revokedBefore.toISOString() } },
+        manager,
+      );
+    });
     await this.broadcast({ profiles: [{ profileId, revokedBefore: revokedBefore.getTime() }], sessions: [], apiKeys: [] });
     return revokedBefore.getTime();
   }

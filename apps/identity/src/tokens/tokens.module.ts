@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
 import { ConsoleSessionEntity } from '../operators/entities/console-session.entity';
 import { ProfileRevocationEntity } from '../profiles/entities/profile-revocation.entity';
 import { ApiKeyRevocationEntity } from './entities/api-key-revocation.entity';
@@ -12,7 +13,7 @@ import { TokenIssuer } from './token-issuer';
 import { TokensController } from './tokens.controller';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SigningKeyEntity, ProfileRevocationEntity, ApiKeyRevocationEntity, ConsoleSessionEntity])],
+  imports: [AuditModule, TypeOrmModule.forFeature([SigningKeyEntity, ProfileRevocationEntity, ApiKeyRevocationEntity, ConsoleSessionEntity])],
   controllers: [TokensController],
   providers: [keyEncryptionKeyProvider, SigningKeysRepository, SigningKeysService, TokenIssuer, RevocationsService],
   exports: [SigningKeysService, TokenIssuer, RevocationsService, keyEncryptionKeyProvider],

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { AppError, PolicyRule, SigningPolicy, SigningPolicyVersionView } from '@game-wallet/contracts';
 import { EntityManager, LessThan, Repository } from 'typeorm';
 import { canonicalAuditEntry } from '@game-wallet/crypto';
+import { insertActionEvent } from '@game-wallet/database';
 import { policyAuditDocument } from '../audit/audit-documents';
 import { PolicyEventEntity } from './policy-event.entity';
 import { SigningPolicyEntity } from './signing-policy.entity';
@@ -150,5 +151,6 @@ export class SigningPoliciesRepository {
        SELECT $1, $2, $3, $4, $5, $6, $7, c.seq, c.prev_hash, c.hash FROM wallet.audit_chain(ARRAY[$2::uuid], ARRAY[$8::text]) AS c`,
       [event.id, event.applicationId, event.at, event.actor, event.action, event.target, JSON.stringify(event.details), canonicalAuditEntry(policyAuditDocument(event))],
     );
+    await insertActionEvent(manager, 'wallet', event);
   }
 }

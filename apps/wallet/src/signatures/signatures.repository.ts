@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { PoolStatement, StatementBatcher } from '@game-wallet/database';
+import { PoolStatement, StatementBatcher, newId } from '@game-wallet/database';
 import { LessThan, Repository } from 'typeorm';
 import { canonicalAuditEntry } from '@game-wallet/crypto';
 import { signatureAuditDocument } from '../audit/audit-documents';
@@ -9,7 +9,8 @@ import { SignatureEventEntity } from './entities/signature-event.entity';
 /**
  * Signing attempts' audit entries, any number in one statement, and with them each signing wallet's last use moved
  * forward to its latest allowed signature (never back, whatever order concurrent signatures commit in): one statement,
- * so both are saved together. Each entry gets its link in its game's hash chain first (wallet.audit_chain, which locks
+ * so both are saved together, with each attempt's event (`wallet.signed` or `wallet.signing_denied`, hashes only) in the
+ * outbox. Each entry gets its link in its game's hash chain first (wallet.audit_chain, which locks
  * the games' chain heads in id order); the wallets are locked in id order after, so two such statements that share
  * games or wallets wait for each other instead of deadlocking. Wallets are found by primary key alone (`id = ANY`),
  * so a fresh table without statistics is never scanned to join it with the entries.
@@ -23,7 +24,13 @@ const RECORD = new PoolStatement(
      FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[], $8::varchar[], $9::timestamptz[], $10::jsonb[], $11::integer[], $12::varchar[])
        WITH ORDINALITY AS r(id, application_id, wallet_id, chain, operation, decision, message_sha256, credential, at, facts, policy_version, rule_id, ord)
      JOIN chained AS c ON c.ord = r.ord
-     RETURNING wallet_id, decision, at
+     RETURNING id, application_id, wallet_id, chain, operation, decision, message_sha256, credential, at, policy_version, rule_id
+   ), outbox AS (
+     INSERT INTO wallet.outbox (id, type, game_id, occurred_at, data)
+     SELECT x.event_id, CASE e.decision WHEN 'denied' THEN 'wallet.signing_denied' ELSE 'wallet.signed' END, e.application_id, e.at,
+       jsonb_build_object('auditId', e.id, 'walletId', e.wallet_id, 'chain', e.chain, 'operation', e.operation, 'messageSha256', e.message_sha256,
+                          'policyVersion', e.policy_version, 'ruleId', e.rule_id, 'actor', e.credential)
+     FROM events AS e JOIN unnest($1::uuid[], $14::uuid[]) AS x(id, event_id) ON x.id = e.id
    ), used AS (
      SELECT wallet_id, max(at) AS at FROM events WHERE decision = 'allowed' GROUP BY wallet_id
    ), locked AS (
@@ -52,6 +59,7 @@ export class SignaturesRepository {
       column('policyVersion'),
       column('ruleId'),
       events.map((event) => canonicalAuditEntry(signatureAuditDocument(event))),
+      events.map(() => newId()),
     ]);
     return events.map(() => undefined);
   });

@@ -32,7 +32,7 @@ function signatureEntry(row: SignatureEventEntity): AuditEntryView {
     id: row.id,
     at: row.at.toISOString(),
     actor: row.credential,
-    action: row.decision === 'denied' ? 'wallet.signing-denied' : 'wallet.signed',
+    action: row.decision === 'denied' ? 'wallet.signing_denied' : 'wallet.signed',
     target: `wallet:${row.walletId}`,
     details: {
       chain: row.chain,

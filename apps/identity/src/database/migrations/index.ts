@@ -4,6 +4,7 @@ import { ApiKeyRevocations1763741000000 } from './1763741000000-ApiKeyRevocation
 import { ConsoleOperators1763741700000 } from './1763741700000-ConsoleOperators';
 import { CommandLineInvitations1763741800000 } from './1763741800000-CommandLineInvitations';
 import { AuditChain1763741900000 } from './1763741900000-AuditChain';
+import { Webhooks1763742000000 } from './1763742000000-Webhooks';
 
 /** Every migration of the `identity` schema, oldest first. */
-export const IDENTITY_MIGRATIONS = [Baseline1763740800000, IdentityTables1763740900000, ApiKeyRevocations1763741000000, ConsoleOperators1763741700000, CommandLineInvitations1763741800000, AuditChain1763741900000];
+export const IDENTITY_MIGRATIONS = [Baseline1763740800000, IdentityTables1763740900000, ApiKeyRevocations1763741000000, ConsoleOperators1763741700000, CommandLineInvitations1763741800000, AuditChain1763741900000, Webhooks1763742000000];

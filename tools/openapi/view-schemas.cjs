@@ -53,6 +53,20 @@ const VIEW_TYPES = [
   'CreatedInvitationView',
   'InvitationPreview',
   'ConsoleSettingsView',
+  // webhooks: the endpoints and their log, and each event type's data (the documents' `webhooks` section)
+  'WebhookEndpointList',
+  'WebhookEndpointView',
+  'CreatedWebhookEndpointView',
+  'WebhookDeliveryView',
+  'WebhookDeliveryPage',
+  'ScheduledRedeliveriesView',
+  'PlayerCreatedData',
+  'WalletSigningData',
+  'SigningPolicyChangedData',
+  'ApiKeyChangedData',
+  'ProfileTokensRevokedData',
+  'WebhookEndpointChangedData',
+  'WebhookTestData',
 ];
 
 const OUTPUT = join('libs', 'contracts', 'src', 'view-schemas.json');

@@ -46,9 +46,10 @@ interface RouteCase {
    * draft signing policy (the draft's routes but PUT); for a console role besides: an operator of its own with the
    * role's grants (`operator`: so that ending its other sessions or changing its password spoils nothing), the same
    * with TOTP being set up or set up, another session of its own (`otherSession`), a teammate with a role in the
-   * other game (`teammate`), a pending invitation (`invitation`)
+   * other game (`teammate`), a pending invitation (`invitation`), a webhook endpoint of its own (`webhook`; the other
+   * webhook routes share one endpoint and one delivery of it)
    */
-  ownTarget?: 'profile' | 'spareKey' | 'session' | 'draft' | 'operator' | 'totpPending' | 'totpEnabled' | 'otherSession' | 'teammate' | 'invitation';
+  ownTarget?: 'profile' | 'spareKey' | 'session' | 'draft' | 'operator' | 'totpPending' | 'totpEnabled' | 'otherSession' | 'teammate' | 'invitation' | 'webhook';
   /** the route acts on the caller's own game only (creation): another game's key simply succeeds in its game */
   anyGame?: boolean;
   /** a console route's permission (CONSOLE_PERMISSIONS); absent: any signed-in operator may (their own session) */
@@ -75,6 +76,15 @@ const ROUTES: RouteCase[] = [
   { method: 'POST', route: '/v1/console/games/:gameId/api-keys', permission: 'apiKeys.create', origin: 'base', access: 'console', success: 201, body: { name: 'matrix' } },
   { method: 'PATCH', route: '/v1/console/games/:gameId/api-keys/:keyId', permission: 'apiKeys.update', origin: 'base', access: 'console', success: 200, body: { active: true }, ownTarget: 'spareKey' },
   { method: 'DELETE', route: '/v1/console/games/:gameId/api-keys/:keyId', permission: 'apiKeys.delete', origin: 'base', access: 'console', success: 204, ownTarget: 'spareKey' },
+  { method: 'GET', route: '/v1/console/games/:gameId/webhooks', permission: 'webhooks.read', origin: 'base', access: 'console', success: 200 },
+  { method: 'POST', route: '/v1/console/games/:gameId/webhooks', permission: 'webhooks.manage', origin: 'base', access: 'console', success: 201, body: { url: 'http://127.0.0.1:9/matrix', eventTypes: ['*'], enabled: false } },
+  { method: 'PATCH', route: '/v1/console/games/:gameId/webhooks/:endpointId', permission: 'webhooks.manage', origin: 'base', access: 'console', success: 200, body: { description: 'matrix' } },
+  { method: 'DELETE', route: '/v1/console/games/:gameId/webhooks/:endpointId', permission: 'webhooks.manage', origin: 'base', access: 'console', success: 204, ownTarget: 'webhook' },
+  { method: 'POST', route: '/v1/console/games/:gameId/webhooks/:endpointId/rotate-secret', permission: 'webhooks.manage', origin: 'base', access: 'console', success: 200, body: {} },
+  { method: 'POST', route: '/v1/console/games/:gameId/webhooks/:endpointId/test', permission: 'webhooks.deliver', origin: 'base', access: 'console', success: 202 },
+  { method: 'GET', route: '/v1/console/games/:gameId/webhooks/:endpointId/deliveries', permission: 'webhooks.read', origin: 'base', access: 'console', success: 200 },
+  { method: 'POST', route: '/v1/console/games/:gameId/webhooks/:endpointId/deliveries/:deliveryId/redeliver', permission: 'webhooks.deliver', origin: 'base', access: 'console', success: 202 },
+  { method: 'POST', route: '/v1/console/games/:gameId/webhooks/:endpointId/redeliver', permission: 'webhooks.deliver', origin: 'base', access: 'console', success: 202, body: { since: '2026-01-01T00:00:00Z' } },
   { method: 'GET', route: '/v1/console/games/:gameId/audit', permission: 'audit.read', origin: 'base', access: 'console', success: 200 },
   { method: 'GET', route: '/v1/console/games/:gameId/audit/export', permission: 'audit.read', origin: 'base', access: 'console', success: 200 },
   { method: 'GET', route: '/v1/console/games/:gameId/signing-policy', permission: 'policy.read', origin: 'base', access: 'console', success: 200 },
@@ -351,6 +361,17 @@ describe('authorization matrix (every public route × every credential)', () => 
    * per console role besides (each role that may delete a key deletes a key of its own).
    */
   type Target = { path: string; ownJwt: string; console: string; body?: unknown };
+  /** An endpoint of the own game (turned off: nothing is sent) with one delivery, its test event. */
+  const newWebhook = async (): Promise<{ endpointId: string; deliveryId: string }> => {
+    const hooks = `${platform.baseUrl}/v1/console/games/${own.gameId}/webhooks`;
+    const endpoint = await steppedUpCall<{ id: string }>(platform, operatorToken, 'POST', hooks, { url: 'http://127.0.0.1:9/matrix', eventTypes: ['*'], enabled: false });
+    expect(endpoint.status).toBe(201);
+    const test = await http<{ id: string }>('POST', `${hooks}/${endpoint.body.id}/test`, { bearer: operatorToken });
+    expect(test.status).toBe(202);
+    return { endpointId: endpoint.body.id, deliveryId: test.body.id };
+  };
+  let shared: Promise<{ endpointId: string; deliveryId: string }> | undefined;
+  const sharedWebhook = (): Promise<{ endpointId: string; deliveryId: string }> => (shared ??= newWebhook());
   const targets = new Map<string, Promise<Target>>();
   const signIn = async (email: string, password: string): Promise<string> =>
     (await http<{ token: string }>('POST', `${platform.baseUrl}/v1/console/session`, { body: { email, password } })).body.token;
@@ -367,6 +388,7 @@ describe('authorization matrix (every public route × every credential)', () => 
       let operatorId: string = randomUUID();
       let sessionId: string = randomUUID();
       let invitationId: string = randomUUID();
+      let { endpointId, deliveryId } = await sharedWebhook();
       let body: unknown = route.bodyOf?.({ own: own.gameId, other: other.gameId }) ?? route.body;
       const grants: RoleGrant[] = isRole(credential)
         ? ROLE_GRANTS[credential].map((grant) => ({ role: grant.role, gameId: grant.gameId === 'own' ? own.gameId : other.gameId }))
@@ -406,6 +428,8 @@ describe('authorization matrix (every public route × every credential)', () => 
         });
         expect(invitation.status).toBe(201);
         invitationId = invitation.body.id;
+      } else if (route.ownTarget === 'webhook') {
+        ({ endpointId, deliveryId } = await newWebhook());
       }
       const path = route.route
         .replace(':id', profileId)
@@ -416,7 +440,9 @@ describe('authorization matrix (every public route × every credential)', () => 
         .replace(':operatorId', operatorId)
         .replace(':sessionId', sessionId)
         .replace(':invitationId', invitationId)
-        .replace(':passkeyId', randomUUID());
+        .replace(':passkeyId', randomUUID())
+        .replace(':endpointId', endpointId)
+        .replace(':deliveryId', deliveryId);
       return { path, ownJwt: jwt, console: session, body };
     })();
     targets.set(name, made);

@@ -207,6 +207,30 @@ describe('OpenAPI documents and the answers they describe', () => {
     conforms('base', 'GET', '/v1/console/games/{gameId}/audit', await http('GET', `${base}/v1/console/games/${game.gameId}/audit`, asOperator));
     conforms('base', 'GET', '/v1/console/games/{gameId}/audit/export', await http('GET', `${base}/v1/console/games/${game.gameId}/audit/export`, asOperator));
     conforms('base', 'GET', '/v1/console/games/{gameId}/audit/export', await http('GET', `${base}/v1/console/games/${game.gameId}/audit/export?since=yesterday`, asOperator));
+    // Webhooks: endpoints, their secrets and delivery log
+    {
+      const hooks = (path = '') => `${base}/v1/console/games/${game.gameId}/webhooks${path}`;
+      const endpoint = await http<{ id: string }>('POST', hooks(), { ...asOperator, body: { url: 'http://127.0.0.1:9/documented', eventTypes: ['player.created', 'wallet.signed'], description: 'Documented receiver' } });
+      conforms('base', 'POST', '/v1/console/games/{gameId}/webhooks', endpoint);
+      conforms('base', 'POST', '/v1/console/games/{gameId}/webhooks', await http('POST', hooks(), { ...asOperator, body: { url: 'ftp://example.com', eventTypes: ['*'] } }));
+      conforms('base', 'GET', '/v1/console/games/{gameId}/webhooks', await http('GET', hooks(), asOperator));
+      conforms('base', 'PATCH', '/v1/console/games/{gameId}/webhooks/{endpointId}', await http('PATCH', hooks(`/${endpoint.body.id}`), { ...asOperator, body: { eventTypes: ['*'] } }));
+      conforms('base', 'PATCH', '/v1/console/games/{gameId}/webhooks/{endpointId}', await http('PATCH', hooks('/01900000-0000-7000-8000-000000000000'), { ...asOperator, body: { enabled: false } }));
+      conforms('base', 'POST', '/v1/console/games/{gameId}/webhooks/{endpointId}/rotate-secret', await http('POST', hooks(`/${endpoint.body.id}/rotate-secret`), { ...asOperator, body: { overlapSeconds: 3600 } }));
+      const test = await http<{ id: string }>('POST', hooks(`/${endpoint.body.id}/test`), asOperator);
+      conforms('base', 'POST', '/v1/console/games/{gameId}/webhooks/{endpointId}/test', test);
+      // Nothing listens on port 9: the first attempt fails and the log shows why.
+      const attempted = await waitFor(async () => {
+        const page = await http<{ items: { id: string; attempts: number }[] }>('GET', hooks(`/${endpoint.body.id}/deliveries`), asOperator);
+        return page.body.items.some((delivery) => delivery.id === test.body.id && delivery.attempts > 0) ? page : undefined;
+      }, 10_000, 'an attempt of the test event');
+      conforms('base', 'GET', '/v1/console/games/{gameId}/webhooks/{endpointId}/deliveries', attempted);
+      conforms('base', 'GET', '/v1/console/games/{gameId}/webhooks/{endpointId}/deliveries', await http('GET', hooks(`/${endpoint.body.id}/deliveries?status=lost`), asOperator));
+      conforms('base', 'POST', '/v1/console/games/{gameId}/webhooks/{endpointId}/deliveries/{deliveryId}/redeliver', await http('POST', hooks(`/${endpoint.body.id}/deliveries/${test.body.id}/redeliver`), asOperator));
+      conforms('base', 'POST', '/v1/console/games/{gameId}/webhooks/{endpointId}/redeliver', await http('POST', hooks(`/${endpoint.body.id}/redeliver`), { ...asOperator, body: { since: '2026-01-01T00:00:00Z' } }));
+      conforms('base', 'DELETE', '/v1/console/games/{gameId}/webhooks/{endpointId}', await http('DELETE', hooks(`/${endpoint.body.id}`), asOperator));
+      conforms('base', 'DELETE', '/v1/console/games/{gameId}/webhooks/{endpointId}', await http('DELETE', hooks(`/${endpoint.body.id}`), asOperator));
+    }
     // Signing policy: rules, versions, dry runs and the draft
     const policyUrl = (path = '') => `${base}/v1/console/games/${game.gameId}/signing-policy${path}`;
     const policy = await http<{ rules: { id: string }[]; version: number }>('GET', policyUrl(), asOperator);

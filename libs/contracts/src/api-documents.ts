@@ -8,6 +8,7 @@ import type { ApiKeyView, AuditEntryView, GameSummaryView, Page, ProfileView } f
 import type { ConsolePlayerView, WalletView } from './wallet';
 import type { ConsoleSessionEntryView, SecondFactorChallengeView } from './console-access';
 import type { ConsoleSessionView } from './identity';
+import type { WebhookDeliveryView, WebhookEndpointView } from './webhooks';
 
 /** The body of every error answer (SPEC §2): a readable message and a machine-readable code. */
 export interface ErrorBody {
@@ -25,6 +26,18 @@ export interface WalletWithProfileView extends WalletView {
 /** A game's API keys (every one: there are few). */
 export interface ApiKeyList {
   items: ApiKeyView[];
+}
+
+/** A game's webhook endpoints (every one: at most 20). */
+export interface WebhookEndpointList {
+  items: WebhookEndpointView[];
+}
+
+export type WebhookDeliveryPage = Page<WebhookDeliveryView>;
+
+/** How many failed deliveries were scheduled again. */
+export interface ScheduledRedeliveriesView {
+  scheduled: number;
 }
 
 export type GamePage = Page<GameSummaryView>;

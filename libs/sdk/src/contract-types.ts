@@ -24,6 +24,13 @@ export type {
   SigningRules,
   SolInstructionAllowance,
   VelocityCriterion,
+  CreatedWebhookEndpointView,
+  WebhookDeliveryStatus,
+  WebhookDeliveryView,
+  WebhookEndpointInput,
+  WebhookEndpointView,
+  WebhookEvent,
+  WebhookEventType,
 } from '@game-wallet/contracts';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- type-only, as above
 export type {

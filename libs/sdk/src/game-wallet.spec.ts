@@ -225,6 +225,31 @@ describe(ConsoleClient.name, () => {
     expect(fetch.requests.every(({ init }) => init.headers.authorization === 'Bearer console-token' && !('x-api-key' in init.headers))).toBe(true);
   });
 
+  it("calls every webhook route of a game with the console token", async () => {
+    const fetch = fakeFetch({ status: 200, body: { items: [] } });
+    const client = consoleClient(fetch);
+    await client.webhooks.list('g-1');
+    await client.webhooks.create('g-1', { url: 'https://hooks.example.com/game', eventTypes: ['*'] });
+    await client.webhooks.update('g-1', 'e/1', { enabled: false });
+    await client.webhooks.rotateSecret('g-1', 'e-1', { overlapSeconds: 60 });
+    await client.webhooks.sendTest('g-1', 'e-1');
+    await client.webhooks.deliveries('g-1', 'e-1', { limit: 5, status: 'failed' });
+    await client.webhooks.redeliver('g-1', 'e-1', 'd-1');
+    await client.webhooks.redeliverFailed('g-1', 'e-1', new Date('2026-11-01T00:00:00Z'));
+    const root = 'https://api.test/v1/console/games/g-1/webhooks';
+    expect(fetch.requests.map(({ url, init }) => [init.method, url, init.body])).toEqual([
+      ['GET', root, undefined],
+      ['POST', root, '{"url":"https://hooks.example.com/game","eventTypes":["*"]}'],
+      ['PATCH', `${root}/e%2F1`, '{"enabled":false}'],
+      ['POST', `${root}/e-1/rotate-secret`, '{"overlapSeconds":60}'],
+      ['POST', `${root}/e-1/test`, undefined],
+      ['GET', `${root}/e-1/deliveries?limit=5&status=failed`, undefined],
+      ['POST', `${root}/e-1/deliveries/d-1/redeliver`, undefined],
+      ['POST', `${root}/e-1/redeliver`, '{"since":"2026-11-01T00:00:00.000Z"}'],
+    ]);
+    expect(fetch.requests.every(({ init }) => init.headers.authorization === 'Bearer console-token')).toBe(true);
+  });
+
   it('deletes the draft (204)', async () => {
     const fetch = fakeFetch({ status: 204 });
     await expect(consoleClient(fetch).signingPolicy.draft.delete('g-1')).resolves.toBeUndefined();

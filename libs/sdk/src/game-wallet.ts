@@ -2,6 +2,7 @@ import type { Jwks } from './contract-types';
 import { ConsoleAccountApi, ConsoleAccountResource, ConsoleSessionApi, ConsoleSessionResource } from './console-account';
 import { ConsoleTeamApi, ConsoleTeamResource } from './console-team';
 import { ConsoleAuditApi, ConsoleAuditResource } from './console-audit';
+import { ConsoleWebhooksApi, ConsoleWebhooksResource } from './console-webhooks';
 import { ClientOptions, HttpClient, RequestOptions } from './http-client';
 import { PlayersResource, ProfilesResource, PublicApi, SigningPolicyResource, WalletsResource } from './resources';
 import type { HealthOptions, HealthReport, PlayersApi, ProfilesApi, SigningPolicyApi, WalletsApi } from './types';
@@ -118,6 +119,8 @@ export class ConsoleClient {
   readonly team: ConsoleTeamApi;
   /** Games' audit trails: pages, and the export with its hash chains. */
   readonly audit: ConsoleAuditApi;
+  /** Games' webhook endpoints: add, change, rotate secrets, send a test event, the delivery log and redelivery. */
+  readonly webhooks: ConsoleWebhooksApi;
 
   constructor(options: ConsoleClientOptions) {
     const { token } = options;
@@ -130,6 +133,7 @@ export class ConsoleClient {
     this.account = new ConsoleAccountResource(http, urlOption('baseUrl', options.baseUrl));
     this.team = new ConsoleTeamResource(http, urlOption('baseUrl', options.baseUrl));
     this.audit = new ConsoleAuditResource(http, urlOption('baseUrl', options.baseUrl));
+    this.webhooks = new ConsoleWebhooksResource(http, urlOption('baseUrl', options.baseUrl));
   }
 }
 

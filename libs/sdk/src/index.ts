@@ -25,6 +25,7 @@ export type {
 } from './types';
 export type { ConsoleTeamApi, InvitationAcceptance, OperatorChange } from './console-team';
 export type { ConsoleAuditApi } from './console-audit';
+export type { ConsoleWebhooksApi } from './console-webhooks';
 export { ProfileTokenVerifier, verifyProfileJwt } from './jwt/profile-token-verifier';
 export type { ExpectedApp, JwksSource, ProfileClaimsCheck, ProfileClaimsOptions, ProfileTokenVerifierOptions } from './jwt/profile-token-verifier';
 export type * from './contract-types';

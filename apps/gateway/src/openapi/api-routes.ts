@@ -9,6 +9,7 @@ import { evaluationBody, putSigningPolicyBody, replayBody, signingRulesBody } fr
 import { createPlayerBody } from '../players/player-input';
 import { authenticateBody } from '../profiles/authenticate-body';
 import { pageQuery } from '../validation';
+import { WEBHOOK_ROUTES } from './webhook-routes';
 import { signBody, signTransactionBody, signTypedDataBody, walletQuery } from '../wallets/wallet-input';
 
 /** The gateway's public ports: `base_url` and `core_url` (SPEC §1). */
@@ -560,6 +561,7 @@ export const API_ROUTES: ApiRoute[] = [
     responses: [{ status: 200, description: 'A page of players', schema: 'ConsolePlayerPage' }],
     errors: ['INVALID_QUERY', 'GAME_NOT_FOUND'],
   },
+  ...WEBHOOK_ROUTES,
   ...TEAM_ROUTES,
 ];
 

@@ -3,6 +3,7 @@ import VIEW_SCHEMAS from '@game-wallet/contracts/view-schemas';
 import { z } from 'zod';
 import { API_ROUTES, ApiPort, ApiRoute, RouteAccess } from './api-routes';
 import EXAMPLES from './examples.json';
+import { WEBHOOK_DATA_SCHEMAS, webhooksSection } from './webhook-events';
 
 type Json = Record<string, unknown>;
 
@@ -250,13 +251,19 @@ export function openApiDocument(port: ApiPort, serverUrl = '/'): Json {
   for (const route of routes) {
     paths[route.path] = { ...(paths[route.path] ?? {}), [route.method]: operation(route) };
   }
-  const roots = ['ErrorBody', ...routes.flatMap((route) => route.responses.flatMap((response) => (response.schema ? [response.schema] : [])))];
+  const roots = [
+    'ErrorBody',
+    ...routes.flatMap((route) => route.responses.flatMap((response) => (response.schema ? [response.schema] : []))),
+    ...(port === 'base' ? WEBHOOK_DATA_SCHEMAS : []),
+  ];
   return {
     openapi: '3.1.0',
     info: { ...TITLES[port], version: 'v1' },
     servers: [{ url: serverUrl }],
     tags: [...new Set(routes.map((route) => route.tag))].map((name) => ({ name })),
     paths,
+    // The events a game's webhook endpoints receive (the console API's endpoints, on base_url, send them).
+    ...(port === 'base' ? { webhooks: webhooksSection() } : {}),
     components: { schemas: reachableSchemas(roots), securitySchemes: SECURITY_SCHEMES, headers: HEADERS },
   };
 }

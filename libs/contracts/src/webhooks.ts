@@ -79,8 +79,10 @@ export interface WalletSigningData {
 
 /** `signing_policy.*`: the signing policy, or its draft, changed (the rules themselves are read with the console API). */
 export interface SigningPolicyChangedData {
-  /** the version saved (`updated`), or the draft's base version */
-  version: number | null;
+  /** `updated`: the version now in force */
+  version?: number;
+  /** `updated`: true when the version came from activating the draft */
+  fromDraft?: boolean;
   actor: EventActor;
 }
 

@@ -1,6 +1,7 @@
 import { Server, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { Webhook as SvixWebhook } from 'svix';
 
 /** One request the receiver got, with whether each secret it holds verified it (with the `standardwebhooks` package). */
 export interface ReceivedWebhook {
@@ -9,8 +10,10 @@ export interface ReceivedWebhook {
   signature: string;
   body: string;
   event: { id: string; type: string; timestamp: string; gameId: string; data: Record<string, unknown> };
-  /** per secret given to {@link WebhookReceiver.start} (in order): whether it verified the request */
+  /** per secret of {@link WebhookReceiver.secrets} (in order): whether it verified the request, with `standardwebhooks` */
   verifiedBy: boolean[];
+  /** the same with `svix`'s verifier (the README shows both) */
+  verifiedBySvix: boolean[];
   at: number;
 }
 
@@ -46,14 +49,16 @@ export class WebhookReceiver {
           'webhook-timestamp': String(request.headers['webhook-timestamp'] ?? ''),
           'webhook-signature': String(request.headers['webhook-signature'] ?? ''),
         };
-        const verifiedBy = receiver.secrets.map((secret) => {
+        const verifies = (verify: () => unknown): boolean => {
           try {
-            new Webhook(secret).verify(body, headers);
+            verify();
             return true;
           } catch {
             return false;
           }
-        });
+        };
+        const verifiedBy = receiver.secrets.map((secret) => verifies(() => new Webhook(secret).verify(body, headers)));
+        const verifiedBySvix = receiver.secrets.map((secret) => verifies(() => new SvixWebhook(secret).verify(body, headers)));
         const received: ReceivedWebhook = {
           id: headers['webhook-id'],
           timestamp: headers['webhook-timestamp'],
@@ -61,6 +66,7 @@ export class WebhookReceiver {
           body,
           event: JSON.parse(body) as ReceivedWebhook['event'],
           verifiedBy,
+          verifiedBySvix,
           at: Date.now(),
         };
         receiver.received.push(received);

@@ -21,6 +21,7 @@ import {
   pathText,
   profileJwt,
   rawHttp,
+  steppedUpCall,
   tamper,
   toJsonText,
   waitFor,
@@ -92,6 +93,8 @@ describe('fuzzing every operation of the OpenAPI documents', () => {
   let stranger: PlayerView;
   let jwt: string;
   let spareKeys: string[];
+  /** A webhook endpoint of the main game (turned off: nothing is sent) and its one delivery, a test event. */
+  let webhook: { endpointId: string; deliveryId: string };
   let policy: Json;
 
   beforeAll(async () => {
@@ -121,6 +124,9 @@ describe('fuzzing every operation of the OpenAPI documents', () => {
     for (let i = 0; i < 3; i += 1) {
       spareKeys.push((await createKey(platform, operator, main.gameId, `spare ${i}`)).keyId);
     }
+    const endpoint = await steppedUpCall<{ id: string }>(platform, operator, 'POST', `${platform.baseUrl}/v1/console/games/${main.gameId}/webhooks`, { url: 'https://hooks.example.com/fuzz', eventTypes: ['*'], enabled: false });
+    const test = await http<{ id: string }>('POST', `${platform.baseUrl}/v1/console/games/${main.gameId}/webhooks/${endpoint.body.id}/test`, { bearer: operator });
+    webhook = { endpointId: endpoint.body.id, deliveryId: test.body.id };
     policy = {
       operations: { apiKey: ['message', 'transaction', 'typed-data'], profile: ['message'] },
       evm: { chainIds: ['8453'], maxValueWei: '1000000', maxFeeWei: null, contracts: null, typedDataPrimaryTypes: ['Claim'] },
@@ -172,6 +178,10 @@ describe('fuzzing every operation of the OpenAPI documents', () => {
       previewInvitation: { token: 'A'.repeat(43) },
       acceptInvitation: { token: 'A'.repeat(43), password: 'fuzzed password 1', displayName: 'Fuzzed' },
       putConsoleSettings: { requireTwoFactor: false },
+      createWebhookEndpoint: { url: 'https://hooks.example.com/fuzzed', eventTypes: ['player.created', 'wallet.signed'], description: 'Fuzzed', enabled: false },
+      updateWebhookEndpoint: { url: 'https://hooks.example.com/fuzz', eventTypes: ['*'], description: 'Fuzzed', enabled: false },
+      rotateWebhookSecret: { overlapSeconds: 3600 },
+      redeliverFailedWebhooks: { since: '2026-01-01T00:00:00Z' },
     })[operationId];
 
   /** Real ids for each path parameter, by operation where it matters, and ids of another game's resources. */
@@ -190,6 +200,10 @@ describe('fuzzing every operation of the OpenAPI documents', () => {
       case 'keyId':
         // Never the key the run uses: a deactivated or deleted key would refuse the rest of the run.
         return random.pick(spareKeys);
+      case 'endpointId':
+        return webhook.endpointId;
+      case 'deliveryId':
+        return webhook.deliveryId;
       case 'operatorId':
       case 'sessionId':
       case 'invitationId':

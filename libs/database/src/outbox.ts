@@ -116,6 +116,11 @@ export abstract class OutboxRelayService implements OnApplicationBootstrap, OnAp
   /** Hands a batch to the dispatcher; throws when it could not (the events stay in the outbox). */
   protected abstract forward: OutboxForward;
 
+  /** Called once a batch's transaction has committed. */
+  protected relayed(): void {
+    // nothing by default
+  }
+
   onApplicationBootstrap(): void {
     this.schedule(0);
   }
@@ -141,7 +146,7 @@ export abstract class OutboxRelayService implements OnApplicationBootstrap, OnAp
       const pending = (await this.data.query(`SELECT EXISTS (SELECT 1 FROM ${this.schema}.outbox) AS pending`)) as { pending: boolean }[];
       if (pending[0]?.pending === true) {
         while (!this.stopped && (await relayOutbox(this.data, this.schema, this.forward)) > 0) {
-          // drain
+          this.relayed();
         }
       }
       if (this.failing) {

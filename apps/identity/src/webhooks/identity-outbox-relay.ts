@@ -21,8 +21,12 @@ export class IdentityOutboxRelay extends OutboxRelayService {
 
   protected forward: OutboxForward = async (events, manager) => {
     await this.dispatcher.ingest(events, manager);
-    setImmediate(() => this.dispatcher.wake());
   };
+
+  /** The batch's deliveries are committed: this replica's workers look now. */
+  protected override relayed(): void {
+    this.dispatcher.wake();
+  }
 
   /** A batch from another service's outbox: stored, with its deliveries and jobs, in one transaction. */
   async ingest(events: OutboxEventInput[]): Promise<{ accepted: number }> {

@@ -124,11 +124,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     };
     const result = await this.sender.post(row.url, headers, body);
     await this.webhooks.data.transaction(async (manager) => {
+      // The endpoint's row first, then the delivery's, as every transaction that touches both: none waits on another in a cycle.
       if (result.ok) {
-        const recorded = await this.webhooks.recordAttempt(row.id, row.generation, { status: 'succeeded', nextAttemptAt: null, responseStatus: result.status, responseBody: result.body, error: null }, manager);
-        if (recorded) {
-          await this.webhooks.markSucceeding(row.endpoint_id, manager);
-        }
+        await this.webhooks.markSucceeding(row.endpoint_id, manager);
+        await this.webhooks.recordAttempt(row.id, row.generation, { status: 'succeeded', nextAttemptAt: null, responseStatus: result.status, responseBody: result.body, error: null }, manager);
         return;
       }
       const failing = await this.webhooks.markFailing(row.endpoint_id, manager);

@@ -86,8 +86,8 @@ export default tseslint.config(
           paths: [{ name: '@game-wallet/contracts', message: 'Import the browser-safe types from @game-wallet/contracts/views.' }],
           patterns: [
             {
-              regex: '^@game-wallet/(?!contracts/(views|signing-rules|console-access)$)',
-              message: 'The console shares types only, the signing rules and the permission table (modules with no dependency).',
+              regex: '^@game-wallet/(?!contracts/(views|signing-rules|console-access|webhooks)$)',
+              message: 'The console shares types only, the signing rules, the permission table and the webhook event catalogue (modules with no dependency).',
               allowTypeImports: true,
             },
           ],

@@ -14,12 +14,13 @@ export default defineConfig({
   root: here,
   base: '/console/',
   plugins: [react()],
-  // The signing rules' sentences and scope, and the console's permission table, are the contract's own code (modules
-  // with no dependency), bundled here.
+  // The signing rules' sentences and scope, the console's permission table and the webhook event catalogue are the
+  // contract's own code (modules with no dependency), bundled here.
   resolve: {
     alias: {
       '@game-wallet/contracts/signing-rules': fileURLToPath(new URL('../../libs/contracts/src/signing-rules.ts', import.meta.url)),
       '@game-wallet/contracts/console-access': fileURLToPath(new URL('../../libs/contracts/src/console-access.ts', import.meta.url)),
+      '@game-wallet/contracts/webhooks': fileURLToPath(new URL('../../libs/contracts/src/webhooks.ts', import.meta.url)),
     },
   },
   build: {

@@ -7,6 +7,7 @@ import { GamePage, GameTab } from './game/game-page';
 import { OverviewTab } from './game/overview-tab';
 import { SigningPolicyTab } from './game/signing-policy-tab';
 import { PlayersTab } from './game/players-tab';
+import { WebhooksTab } from './game/webhooks-tab';
 import { GamesPage } from './games/games-page';
 import { InvitationPage } from './invitation/invitation-page';
 import { RequireSession } from './session/require-session';
@@ -38,6 +39,7 @@ export function ConsoleRoutes() {
             <Route index element={<OverviewTab />} />
             <Route path="api-keys" element={<GameTab permission="apiKeys.read"><ApiKeysTab /></GameTab>} />
             <Route path="players" element={<GameTab permission="players.read"><PlayersTab /></GameTab>} />
+            <Route path="webhooks" element={<GameTab permission="webhooks.read"><WebhooksTab /></GameTab>} />
             <Route path="audit" element={<GameTab permission="audit.read"><AuditTab /></GameTab>} />
             <Route path="signing-policy" element={<GameTab permission="policy.read"><SigningPolicyTab /></GameTab>} />
           </Route>

@@ -37,6 +37,8 @@ export const queryKeys = {
   policyVersions: (gameId: string) => ['policy-versions', gameId] as const,
   policyDraft: (gameId: string) => ['policy-draft', gameId] as const,
   policyDifferences: (gameId: string, cursor: string | undefined) => ['policy-differences', gameId, cursor ?? ''] as const,
+  webhooks: (gameId: string) => ['webhooks', gameId] as const,
+  webhookDeliveries: (gameId: string, endpointId: string, status: string, cursor: string | undefined) => ['webhook-deliveries', gameId, endpointId, status, cursor ?? ''] as const,
   accountSessions: ['account-sessions'] as const,
   operators: ['operators'] as const,
   operatorSessions: (operatorId: string) => ['operator-sessions', operatorId] as const,

@@ -11,6 +11,7 @@ const TABS: { to: string; label: string; end: boolean; permission: ConsolePermis
   { to: '', label: 'Overview', end: true, permission: 'games.read' },
   { to: 'api-keys', label: 'API Keys', end: false, permission: 'apiKeys.read' },
   { to: 'players', label: 'Players', end: false, permission: 'players.read' },
+  { to: 'webhooks', label: 'Webhooks', end: false, permission: 'webhooks.read' },
   { to: 'audit', label: 'Audit', end: false, permission: 'audit.read' },
   { to: 'signing-policy', label: 'Signing policy', end: false, permission: 'policy.read' },
 ];
@@ -30,7 +31,7 @@ export function GameTab({ permission, children }: { permission: ConsolePermissio
   return useCan(permission, game.id) ? children : <NoSuchGame />;
 }
 
-/** A game: its name and id, and the tabs Overview, API Keys, Players, Audit and Signing policy that the operator's role opens. */
+/** A game: its name and id, and the tabs Overview, API Keys, Players, Webhooks, Audit and Signing policy that the operator's role opens. */
 export function GamePage() {
   const gameId = useParams().gameId ?? '';
   const can = usePermissions(gameId);

@@ -1,3 +1,4 @@
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { Server, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
@@ -15,6 +16,8 @@ export interface ReceivedWebhook {
   /** the same with `svix`'s verifier (the README shows both) */
   verifiedBySvix: boolean[];
   at: number;
+  /** the sender's port of the connection it came on (which process sent it: {@link senderOf}) */
+  remotePort: number;
 }
 
 /** What the receiver answers a request: a status (and body), after a delay. */
@@ -68,6 +71,7 @@ export class WebhookReceiver {
           verifiedBy,
           verifiedBySvix,
           at: Date.now(),
+          remotePort: request.socket.remotePort ?? 0,
         };
         receiver.received.push(received);
         const attempt = receiver.received.filter((other) => other.id === received.id).length;
@@ -109,4 +113,34 @@ export class WebhookReceiver {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
+}
+
+/**
+ * Which of `processes` (by name) holds the sending end of the connection `request` came on, while that connection is
+ * open (Linux: the socket's inode in /proc/net/tcp, among each process's descriptors); undefined when none does.
+ */
+export function senderOf(request: ReceivedWebhook, receiverPort: number, processes: ReadonlyMap<string, { child: { pid?: number } }>): string | undefined {
+  const hex = (port: number): string => `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  const row = readFileSync('/proc/net/tcp', 'utf8')
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .find((fields) => fields[1]?.endsWith(hex(request.remotePort)) && fields[2]?.endsWith(hex(receiverPort)));
+  if (row === undefined) {
+    return undefined;
+  }
+  const socket = `socket:[${row[9]}]`;
+  const holds = (pid: number): boolean => {
+    try {
+      return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+        try {
+          return readlinkSync(`/proc/${pid}/fd/${fd}`) === socket;
+        } catch {
+          return false;
+        }
+      });
+    } catch {
+      return false;
+    }
+  };
+  return [...processes].find(([, running]) => running.child.pid !== undefined && holds(running.child.pid))?.[0];
 }

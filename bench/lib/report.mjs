@@ -442,7 +442,7 @@ function webhookLines({ scenarios, webhooks }) {
   if (names.length === 0) return [];
   const lines = [
     '',
-    'Webhook deliveries (one endpoint of every event; the receiver is a process of its own): the median pair, then every pair. Delivered/s counts the requests the receiver got during the measured run; the backlog is what the game\'s changes made and the receiver had not got when the run ended (events still in an outbox, and deliveries pending in identity); it then drained with no load beside it before the next run.',
+    'Webhook deliveries (one endpoint of every event; the receiver is a process of its own): the median pair, then every pair. Delivered/s counts the requests the receiver got during the measured run; the backlog is what the game\'s changes made and the receiver had not got when the run ended (events still in an outbox, and deliveries pending in identity; an event being relayed at that moment counts in both); it then drained with no load beside it before the next run.',
     '',
     '| scenario | no endpoint req/s | with req/s | delivered/s | backlog at end (outbox, pending) | drained in (backlog ÷ time) | identity µs/req no → with | PostgreSQL µs/req no → with | receiver µs/req |',
     '|---|---:|---:|---:|---|---:|---|---|---:|',

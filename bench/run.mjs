@@ -21,17 +21,21 @@ import { writeReport } from './lib/report.mjs';
 import { ONE_RULE, fiftyRules, shopTransfer } from './policy/rules.mjs';
 import { signingBench } from './signing/alone.mjs';
 import { transactionBody } from './signing/transactions.mjs';
+import { WEBHOOK_SCENARIOS, webhookScenarios } from './webhooks/webhooks.mjs';
 
 const require = createRequire(import.meta.url);
 const { values: args } = parseArgs({ options: { only: { type: 'string' }, rounds: { type: 'string' }, out: { type: 'string' } } });
 const OUT = args.out ?? 'latest';
 const ROUND_COUNT = Number(args.rounds ?? ROUNDS);
-const SCENARIOS = ['wallet-read-key', 'wallet-read-jwt', 'auth', 'sign-evm', 'sign-sol', 'sign-sui', 'primitives', 'placement', 'signing', 'read-beside-signing', 'sign-policy', 'player-create', 'hsm', 'transport'];
+const SCENARIOS = ['wallet-read-key', 'wallet-read-jwt', 'auth', 'sign-evm', 'sign-sol', 'sign-sui', 'primitives', 'placement', 'signing', 'read-beside-signing', 'sign-policy', 'webhooks', 'player-create', 'hsm', 'transport'];
 const CHAINS = ['evm', 'sol', 'sui'];
 const only = args.only ? args.only.split(',') : SCENARIOS;
+// `webhooks` is every scenario of the set; each can also be named alone.
+const KNOWN = [...SCENARIOS, ...Object.keys(WEBHOOK_SCENARIOS)];
 for (const name of only) {
-  if (!SCENARIOS.includes(name)) throw new Error(`unknown scenario ${name}; known: ${SCENARIOS.join(', ')}`);
+  if (!KNOWN.includes(name)) throw new Error(`unknown scenario ${name}; known: ${KNOWN.join(', ')}`);
 }
+const webhookNames = Object.keys(WEBHOOK_SCENARIOS).filter((name) => only.includes('webhooks') || only.includes(name));
 
 /** A memory figure of a process from /proc/<pid>/status, in MB: `VmHWM` (its peak RSS so far) or `VmRSS` (now). */
 function memoryMb(pid, field) {
@@ -297,6 +301,22 @@ try {
     const still = await pairedRounds(one, await side('sign-transaction evm, 50 rules without velocity', fiftyRules({ velocity: false })), { rounds: ROUND_COUNT });
     results.scenarios['sign-policy-no-velocity'] = pairedResult('POST /v1/wallet/{id}/sign-transaction, evm, the same 50 rules without velocity limits, against one', 'one accept rule', still);
     results.floors.policyEvaluationMicros = Number(execFileSync(process.execPath, [join(root, 'bench/policy/evaluate.mjs')], { encoding: 'utf8' }).trim());
+    await save();
+  }
+
+  if (webhookNames.length > 0) {
+    // Player creation and signing in a game with one endpoint of every event, against a game of the same platform
+    // with none; then every event checked against what the receiver got, and the delay to each delivery.
+    results.webhooks = await webhookScenarios(platform, webhookNames, {
+      rounds: ROUND_COUNT,
+      duration: ROUND_SECONDS,
+      warmup: ROUND_WARMUP_SECONDS,
+      pairedResult,
+      record: async (name, result) => {
+        results.scenarios[name] = result;
+        await save();
+      },
+    });
     await save();
   }
 

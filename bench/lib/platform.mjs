@@ -134,14 +134,16 @@ export async function json(method, url, body, headers = {}) {
 
 /**
  * A warm-up (`warmup` s), then `duration` s at 64 connections (or `options.connections`; `options.overallRate` caps
- * the rate); req/s, p50/p99 (ms), errors, non-2xx, and the CPU time each kind of process spent per request (µs, see
- * cpu-share.mjs).
+ * the rate); req/s, p50/p99 (ms), errors, non-2xx, the CPU time each kind of process spent per request (µs, see
+ * cpu-share.mjs), and when the measured run started and ended (ms since the epoch; the warm-up is before).
  */
 export async function measure(name, options, duration = 10, warmup = 2) {
   const connections = options.connections ?? 64;
   await autocannon({ ...options, connections, duration: warmup });
   const cpu = cpuSnapshot();
+  const startedAt = Date.now();
   const result = await autocannon({ ...options, connections, duration });
+  const endedAt = Date.now();
   const row = {
     name,
     rps: Math.round(result.requests.average),
@@ -150,6 +152,8 @@ export async function measure(name, options, duration = 10, warmup = 2) {
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     cpuMicrosPerRequest: cpu.perRequest(result.requests.total),
+    startedAt,
+    endedAt,
   };
   console.log(`${name}: ${row.rps} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, errors ${row.errors}, non-2xx ${row.non2xx}`);
   return row;

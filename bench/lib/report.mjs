@@ -39,11 +39,12 @@ function report(results) {
     '',
     `| scenario | ${cpuLabels.join(' | ')} |`,
     `|---|${cpuLabels.map(() => '---:').join('|')}|`,
-    ...rows.flatMap(([name, s]) => [cpuRow(s.name, s.median.b), ...(firstOfBaseline.has(name) ? [cpuRow(`↳ ${baselineOf(s)}, in the same pair`, s.median.a)] : [])]),
+    ...rows.flatMap(([name, s]) => [cpuRow(s.name, s.median.b), ...(firstOfBaseline.has(name) || s.delivery ? [cpuRow(`↳ ${baselineOf(s)}, in the same pair`, s.median.a)] : [])]),
     ...databaseLines(scenarios['player-create']),
     ...primitiveLines(floors ?? {}),
     ...placementLines(scenarios),
     ...hsmCost(scenarios),
+    ...webhookLines(results),
     ...floorLines(scenarios, floors ?? {}),
     '',
     `Peak RSS of each app over the whole run (MB): ${Object.entries(peakRssMb ?? {}).map(([app, mb]) => `${app} ${mb}`).join(', ')}`,
@@ -116,6 +117,10 @@ export const TARGETS = {
   outsidePrimitiveMicros: 300,
   readBesideSigningP99: 15,
   hsmSign: 0.8,
+  /** player creation and signing with one webhook endpoint of every event, against a game with none */
+  webhooks: 0.9,
+  /** from a change's commit to its webhook's delivery, at the benchmark's rate */
+  webhookDelayP99Ms: 1000,
 };
 
 const PLATFORM_PROCESSES = ['gateway', 'identity', 'wallet', 'core', 'postgres', 'redis'];
@@ -191,7 +196,8 @@ function signingRows({ scenarios, floors = {} }) {
   return rows;
 }
 
-function targetRows({ scenarios, floors = {}, peakRssMb, rssAtEndMb }) {
+function targetRows(results) {
+  const { scenarios, floors = {}, peakRssMb, rssAtEndMb } = results;
   const rows = [];
   const ratio = (value) => `${value.toFixed(2)} ×`;
   const forward = scenarios.forward;
@@ -301,6 +307,7 @@ function targetRows({ scenarios, floors = {}, peakRssMb, rssAtEndMb }) {
     }
   }
   rows.push(...signingRows({ scenarios, floors }));
+  rows.push(...webhookRows(results));
   const peaks = Object.entries(peakRssMb ?? {}).filter(([, mb]) => mb !== null);
   if (peaks.length > 0) {
     const over = peaks.filter(([, mb]) => mb > TARGETS.rssMb);
@@ -377,8 +384,122 @@ function hsmCost(scenarios) {
   ];
 }
 
+const WEBHOOK_SCENARIO_NAMES = ['player-create-webhooks', 'sign-evm-webhooks', 'sign-sol-webhooks'];
+/** CPU µs per request of one process in a side of a pair. */
+const cpuOf = (side, label) => side.cpuMicrosPerRequest[label] ?? 0;
+
+/** The webhooks targets: throughput with an endpoint per scenario, every event exactly once, and the delay's p99. */
+function webhookRows({ scenarios, webhooks }) {
+  const rows = [];
+  const ratio = (value) => `${value.toFixed(2)} ×`;
+  for (const name of WEBHOOK_SCENARIO_NAMES.filter((candidate) => scenarios[candidate])) {
+    const s = scenarios[name];
+    const [a, b] = [s.median.a, s.median.b];
+    const { delivery } = s;
+    const met = s.ratio >= TARGETS.webhooks && delivery.sustainedRatio >= TARGETS.webhooks;
+    rows.push([
+      `${name}: throughput ≥ ${TARGETS.webhooks} × a game with no endpoint, every event delivered as it comes`,
+      `${ratio(s.ratio)} (${b.rps}/s against ${a.rps}/s); delivered meanwhile ${delivery.perSecond}/s, so ${ratio(delivery.sustainedRatio)} sustained`,
+      met,
+      `identity ${cpuOf(b, 'identity')} µs per request against ${cpuOf(a, 'identity')}, PostgreSQL ${cpuOf(b, 'postgres')} against ${cpuOf(a, 'postgres')}, the receiver ${cpuOf(b, 'receiver (bench server)')}; backlog at the end of the run ${delivery.backlog.notReceived} events (${delivery.backlog.outbox} in outboxes, ${delivery.backlog.pending} pending deliveries), drained in ${(delivery.drainMs / 1000).toFixed(1)} s (${drainRate(delivery)}/s)`,
+    ]);
+  }
+  if (webhooks) {
+    const { players, signatures, duplicatedIds, requests, distinctIds, ofOtherGames } = webhooks;
+    const lost = players.missing + signatures.missing;
+    const extra = players.unexpected + signatures.unexpected + players.namedTwice + signatures.namedTwice + duplicatedIds + ofOtherGames;
+    rows.push([
+      'a local receiver gets every event of the run exactly once (by webhook-id)',
+      `${(players.expected + signatures.expected).toLocaleString('en-US')} events expected, ${lost} missing, ${duplicatedIds} ids received twice or more, ${requests - distinctIds} requests more than ids`,
+      lost === 0 && extra === 0 && requests === distinctIds,
+      `${players.expected} players (core.players) and ${signatures.expected} signing attempts (wallet.signature_events) of the game; ${webhooks.verified} of ${requests} requests verified (HMAC), ${webhooks.referenceChecked - webhooks.referenceFailed} of ${webhooks.referenceChecked} sampled verified by standardwebhooks`,
+    ]);
+    const delay = webhooks.delayMs.all;
+    if (delay.count > 0) {
+      const slowest = WEBHOOK_SCENARIO_NAMES.filter((name) => scenarios[name]).map((name) => scenarios[name].delivery);
+      rows.push([
+        `commit → delivery p99 ≤ ${TARGETS.webhookDelayP99Ms / 1000} s at the benchmark's rate`,
+        `p99 ${(delay.p99 / 1000).toFixed(2)} s (p50 ${(delay.p50 / 1000).toFixed(2)} s, max ${(delay.max / 1000).toFixed(2)} s)`,
+        delay.p99 <= TARGETS.webhookDelayP99Ms,
+        [
+          slowest.length === 0 ? '' : `deliveries kept ${slowest.map((d) => `${d.perSecond}/s`).join(', ')} while the routes made ${WEBHOOK_SCENARIO_NAMES.filter((name) => scenarios[name]).map((name) => `${scenarios[name].median.b.rps}/s`).join(', ')} (median pairs)`,
+          webhooks.capped?.delayMs.count ? `evm signing capped at ${webhooks.capped.rate} req/s: p99 ${(webhooks.capped.delayMs.p99 / 1000).toFixed(2)} s` : '',
+        ]
+          .filter(Boolean)
+          .join('; '),
+      ]);
+    }
+  }
+  return rows;
+}
+
+/** Deliveries per second while a backlog drained with no load beside it. */
+const drainRate = (delivery) => (delivery.drainMs > 0 ? Math.round(delivery.backlog.notReceived / (delivery.drainMs / 1000)) : 0);
+
+/** The delivery check, each pair's deliveries, and the delay from each change to its delivery (the `webhooks` scenarios). */
+function webhookLines({ scenarios, webhooks }) {
+  const names = WEBHOOK_SCENARIO_NAMES.filter((name) => scenarios[name]);
+  if (names.length === 0) return [];
+  const lines = [
+    '',
+    'Webhook deliveries (one endpoint of every event; the receiver is a process of its own): the median pair, then every pair. Delivered/s counts the requests the receiver got during the measured run; the backlog is what the game\'s changes made and the receiver had not got when the run ended (events still in an outbox, and deliveries pending in identity; an event being relayed at that moment counts in both); it then drained with no load beside it before the next run.',
+    '',
+    '| scenario | no endpoint req/s | with req/s | delivered/s | backlog at end (outbox, pending) | drained in (backlog ÷ time) | identity µs/req no → with | PostgreSQL µs/req no → with | receiver µs/req |',
+    '|---|---:|---:|---:|---|---:|---|---|---:|',
+    ...names.map((name) => {
+      const s = scenarios[name];
+      const [a, b] = [s.median.a, s.median.b];
+      const { backlog } = s.delivery;
+      return `| ${name} | ${a.rps} | ${b.rps} | ${s.delivery.perSecond} | ${backlog.notReceived} (${backlog.outbox}, ${backlog.pending}) | ${(s.delivery.drainMs / 1000).toFixed(1)} s (${drainRate(s.delivery)}/s) | ${cpuOf(a, 'identity')} → ${cpuOf(b, 'identity')} | ${cpuOf(a, 'postgres')} → ${cpuOf(b, 'postgres')} | ${cpuOf(b, 'receiver (bench server)')} |`;
+    }),
+    '',
+    '| scenario | pair: with req/s, delivered/s, backlog at end, drained in |',
+    '|---|---|',
+    ...names.map((name) => `| ${name} | ${scenarios[name].delivery.pairs.map((pair) => `${pair.rps}, ${pair.deliveredPerSecond}, ${pair.backlog}, ${(pair.drainMs / 1000).toFixed(1)} s`).join(' · ')} |`),
+  ];
+  if (webhooks) {
+    const row = (label, c) => `| ${label} | ${c.expected.toLocaleString('en-US')} | ${c.received.toLocaleString('en-US')} | ${c.missing} | ${c.unexpected} | ${c.namedTwice} |`;
+    const delayRow = (label, d) => (d.count > 0 ? `| ${label} | ${d.count.toLocaleString('en-US')} | ${d.p50} | ${d.p95} | ${d.p99} | ${d.max} |` : `| ${label} | 0 | | | | |`);
+    lines.push(
+      '',
+      `The delivery check, after the last pair had drained (and 3 s more): the game's rows in the platform's tables against the events the receiver got, by the player or audit entry each event names. Requests ${webhooks.requests.toLocaleString('en-US')}, distinct webhook-ids ${webhooks.distinctIds.toLocaleString('en-US')}, ids received more than once ${webhooks.duplicatedIds}, of another game ${webhooks.ofOtherGames}, without Standard Webhooks headers ${webhooks.unsigned}; signatures verified (node:crypto HMAC, every request) ${webhooks.verified.toLocaleString('en-US')}, and with the standardwebhooks package on one request in 100 ${webhooks.referenceChecked - webhooks.referenceFailed} of ${webhooks.referenceChecked}. Other events of the game received: ${Object.entries(webhooks.otherTypes).map(([type, count]) => `${type} ${count}`).join(', ') || 'none'}. The game with no endpoint made ${webhooks.plain.players} players and ${webhooks.plain.signatures} signing attempts; identity stored ${webhooks.plain.stored} of its events.`,
+      '',
+      '| events | expected (database) | received | missing | not of a row | received twice |',
+      '|---|---:|---:|---:|---:|---:|',
+      row('player.created (core.players, ready)', webhooks.players),
+      row('wallet.signed / signing_denied (wallet.signature_events)', webhooks.signatures),
+      ...Object.entries(webhooks.signatures.byChain).filter(([, c]) => c.expected + c.received > 0).map(([chain, c]) => row(`↳ ${chain}`, c)),
+      '',
+      "Delay from each change to its first delivery, ms: the receiver's clock when the request's body had arrived, less the event's `timestamp` (when the change was made, just before its commit); every event of the game over the whole run, drains included:",
+      '',
+      '| events | count | p50 | p95 | p99 | max |',
+      '|---|---:|---:|---:|---:|---:|',
+      ...names.map((name) => delayRow(name, webhooks.delayMs[name])),
+      delayRow('all', webhooks.delayMs.all),
+    );
+    const { capped } = webhooks;
+    if (capped) {
+      lines.push(
+        '',
+        `Then evm signing in the same game capped at ${capped.rate} req/s (below the rate a backlog drained at): ${capped.rps} req/s, delivered ${capped.deliveredPerSecond}/s meanwhile, backlog at its end ${capped.backlog.notReceived} (${capped.backlog.outbox} in outboxes, ${capped.backlog.pending} pending), identity ${capped.cpuMicrosPerRequest.identity ?? 0} µs and PostgreSQL ${capped.cpuMicrosPerRequest.postgres ?? 0} µs per request; the delay of its events (not in the rows above):`,
+        '',
+        '| events | count | p50 | p95 | p99 | max |',
+        '|---|---:|---:|---:|---:|---:|',
+        delayRow(`sign evm at ${capped.rate} req/s`, capped.delayMs),
+      );
+    }
+  }
+  return lines;
+}
+
 /** Ratio targets drawn on the chart, by scenario. */
-const CHART_TARGETS = { 'wallet-read-key': TARGETS.walletRead, auth: TARGETS.authenticate, 'player-create': TARGETS.playerCreate, 'transport-c64': TARGETS.transport };
+const CHART_TARGETS = {
+  'wallet-read-key': TARGETS.walletRead,
+  auth: TARGETS.authenticate,
+  'player-create': TARGETS.playerCreate,
+  'transport-c64': TARGETS.transport,
+  ...Object.fromEntries(WEBHOOK_SCENARIO_NAMES.map((name) => [name, TARGETS.webhooks])),
+};
 
 /**
  * One bar per scenario, grouped by what it is compared with (bare hello first), each group with its own 1 × line; a

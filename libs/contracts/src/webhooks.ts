@@ -38,6 +38,11 @@ export const RENAMED_EVENT_TYPES: Readonly<Record<string, WebhookEventType>> = {
   'api_key.deactivated': 'api_key.updated',
 };
 
+/** The type an event name stands for today: its new name when it is one of {@link RENAMED_EVENT_TYPES}, else itself. */
+export function currentEventType(name: string): string {
+  return Object.hasOwn(RENAMED_EVENT_TYPES, name) ? RENAMED_EVENT_TYPES[name] : name;
+}
+
 /** An event as every endpoint receives it (the request body); `id` is also the `webhook-id` header. */
 export interface WebhookEvent<T extends string = string, D = Record<string, unknown>> {
   /** UUIDv7: unique, and ordered by the time the change was committed */
@@ -141,13 +146,13 @@ const TARGET_FIELDS: Readonly<Record<string, string>> = { 'api-key': 'keyId', pr
  * (`before`, `after`, `difference`: read them with the console API), as are the operator's address and role.
  */
 export function eventOfAuditAction(id: string, row: AuditActionRow): { id: string; type: WebhookEventType; gameId: string; timestamp: string; data: Record<string, unknown> } | null {
-  const type = RENAMED_EVENT_TYPES[row.action] ?? row.action;
+  const type = currentEventType(row.action);
   if (row.applicationId === null || !isWebhookEventType(type)) {
     return null;
   }
   const [kind, targetId] = row.target.split(':', 2);
   const { before: _before, after: _after, difference: _difference, ip: _ip, role: _role, ...details } = row.details;
-  const named = TARGET_FIELDS[kind] === undefined || targetId === undefined ? {} : { [TARGET_FIELDS[kind]]: targetId };
+  const named = !Object.hasOwn(TARGET_FIELDS, kind) || targetId === undefined ? {} : { [TARGET_FIELDS[kind]]: targetId };
   return { id, type, gameId: row.applicationId, timestamp: row.at.toISOString(), data: { ...named, ...details, actor: row.actor } };
 }
 

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { OutboxEventInput, RENAMED_EVENT_TYPES } from '@game-wallet/contracts';
+import { OutboxEventInput, currentEventType } from '@game-wallet/contracts';
+import { LRUCache } from 'lru-cache';
 import { EntityManager } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { IdentityConfig } from '../config';
@@ -9,7 +10,7 @@ import { retryDelayMs } from './retry-schedule';
 import { HostResolver } from './webhook-address-guard';
 import { DeliveryJob, WebhookQueue } from './webhook-queue';
 import { openWebhookSecret, webhookSignature } from './webhook-secrets';
-import { WebhookSender } from './webhook-sender';
+import { WebhookAttemptResult, WebhookSender } from './webhook-sender';
 import { AttemptRow, WebhooksRepository } from './webhooks.repository';
 
 /** How host names are resolved for deliveries (tests give answers of their own). */
@@ -17,6 +18,9 @@ export const WEBHOOK_RESOLVER = Symbol('WEBHOOK_RESOLVER');
 
 /** Answers are read up to this many bytes (the rest is dropped with the connection). */
 export const MAX_RESPONSE_BYTES = 64 * 1024;
+
+/** What an attempt on a disabled endpoint records (nothing is sent). */
+const DISABLED: WebhookAttemptResult = { ok: false, status: null, body: null, error: 'endpoint disabled' };
 
 /** Delivered events (and their deliveries) are kept this long for the log and redelivery. */
 const RETENTION_MS = 30 * 86_400_000;
@@ -36,6 +40,7 @@ interface QueryLike {
 export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(WebhookDispatcher.name);
   private readonly sender: WebhookSender;
+  private readonly secrets = new LRUCache<string, string>({ max: 1_000 });
   private pruneTimer?: NodeJS.Timeout;
 
   constructor(
@@ -55,7 +60,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.queue.work(4, 16, (jobs) => this.attemptAll(jobs));
+    // Jobs carry up to 50 deliveries each: 4 loops of 2 jobs, up to 400 attempts in flight per replica.
+    await this.queue.work(4, 2, (jobs) => this.attemptAll(jobs));
     const prune = (): void => void this.webhooks.prune(new Date(Date.now() - RETENTION_MS)).catch(() => undefined);
     this.pruneTimer = setInterval(prune, 3_600_000);
     this.pruneTimer.unref();
@@ -94,27 +100,43 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     this.queue.wake();
   }
 
+  /**
+   * The attempts of a batch of deliveries: read together, made concurrently, recorded together in one transaction (the
+   * endpoints' rows locked first, in id order, then the deliveries'). Throws only when the outcomes could not be
+   * recorded: the queue then tries the batch's jobs again, and deliveries recorded meanwhile are skipped.
+   */
   private async attemptAll(jobs: DeliveryJob[]): Promise<void> {
-    await Promise.all(
-      jobs.map((job) =>
-        this.attempt(job).catch((error: unknown) => {
-          // The job is failed and tried again by the queue (the delivery's scheduling did not move on).
-          this.logger.warn(`A webhook attempt could not be recorded: ${error instanceof Error ? error.message : String(error)}`);
-          throw error;
-        }),
-      ),
-    );
-  }
-
-  private async attempt(job: DeliveryJob): Promise<void> {
-    const row = await this.webhooks.attempt(job.deliveryId);
-    if (row === undefined || row.status !== 'pending' || row.generation !== job.generation) {
-      return; // deleted, finished, or scheduled again since this job was made
-    }
-    if (!row.enabled) {
-      await this.webhooks.recordAttempt(row.id, row.generation, { status: 'failed', nextAttemptAt: null, responseStatus: null, responseBody: null, error: 'endpoint disabled' }, this.webhooks.data);
+    const wanted = new Map(jobs.map((job) => [job.deliveryId, job.generation]));
+    // Deleted, finished, or scheduled again since the job was made: nothing to do.
+    const rows = (await this.webhooks.attempts([...wanted.keys()])).filter((row) => row.status === 'pending' && row.generation === wanted.get(row.id));
+    if (rows.length === 0) {
       return;
     }
+    const outcomes = await Promise.all(rows.map(async (row) => ({ row, result: row.enabled ? await this.send(row) : DISABLED })));
+    try {
+      await this.webhooks.data.transaction(async (manager) => {
+        const succeeded = outcomes.filter((outcome) => outcome.result.ok);
+        const failed = outcomes.filter((outcome) => !outcome.result.ok);
+        const recovering = [...new Set(succeeded.filter((outcome) => outcome.row.failing_since !== null).map((outcome) => outcome.row.endpoint_id))];
+        const failing = [...new Set(failed.filter((outcome) => outcome.row.enabled).map((outcome) => outcome.row.endpoint_id))];
+        await this.webhooks.lockEndpoints([...recovering, ...failing].sort(), manager);
+        await this.webhooks.markSucceeding(recovering, manager);
+        await this.webhooks.recordSuccesses(
+          succeeded.map(({ row, result }) => ({ deliveryId: row.id, generation: row.generation, responseStatus: result.status, responseBody: result.body })),
+          manager,
+        );
+        for (const { row, result } of failed) {
+          await this.recordFailure(row, result, manager);
+        }
+      });
+    } catch (error) {
+      this.logger.warn(`Webhook attempts could not be recorded; they are tried again: ${error instanceof Error ? error.message : String(error)}`);
+      throw error;
+    }
+  }
+
+  /** One POST of the event, signed (Standard Webhooks) with the endpoint's secrets. */
+  private send(row: AttemptRow): Promise<WebhookAttemptResult> {
     const body = JSON.stringify({ id: row.event_id, type: row.type, timestamp: row.occurred_at.toISOString(), gameId: row.application_id, data: row.data });
     const now = new Date();
     const headers = {
@@ -122,40 +144,47 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
       'webhook-signature': webhookSignature(this.secretsOf(row, now), row.event_id, now, body),
     };
-    const result = await this.sender.post(row.url, headers, body);
-    await this.webhooks.data.transaction(async (manager) => {
-      // The endpoint's row first, then the delivery's, as every transaction that touches both: none waits on another in a cycle.
-      if (result.ok) {
-        await this.webhooks.markSucceeding(row.endpoint_id, manager);
-        await this.webhooks.recordAttempt(row.id, row.generation, { status: 'succeeded', nextAttemptAt: null, responseStatus: result.status, responseBody: result.body, error: null }, manager);
-        return;
-      }
-      const failing = await this.webhooks.markFailing(row.endpoint_id, manager);
-      const failingFor = failing === undefined ? 0 : Date.now() - failing.failing_since.getTime();
-      const disable = failing?.enabled === true && failingFor >= this.config.webhooks.disableAfterSeconds * 1000;
-      const delay = disable ? null : retryDelayMs(row.attempts + 1, this.config.webhooks.retryScheduleSeconds);
-      const nextAttemptAt = delay === null ? null : new Date(Date.now() + delay);
-      const outcome = { status: nextAttemptAt === null ? ('failed' as const) : ('pending' as const), nextAttemptAt, responseStatus: result.status, responseBody: result.body, error: result.error };
-      if (!(await this.webhooks.recordAttempt(row.id, row.generation, outcome, manager))) {
-        return;
-      }
-      if (nextAttemptAt !== null) {
-        await this.queue.enqueue([{ deliveryId: row.id, generation: row.generation + 1, startAfter: nextAttemptAt }], manager);
-      }
-      if (disable) {
-        await this.disable(row, failingFor, result.error ?? 'failed', manager);
-      }
-    });
+    return this.sender.post(row.url, headers, body);
+  }
+
+  /**
+   * A failed attempt: the endpoint's run of failures goes on (or starts); the delivery is pending again, due at the
+   * schedule's next step with its job, or failed when the schedule is spent; and the endpoint is disabled once it has
+   * failed every attempt for the window.
+   */
+  private async recordFailure(row: AttemptRow, result: WebhookAttemptResult, manager: EntityManager): Promise<void> {
+    const failing = row.enabled ? await this.webhooks.markFailing(row.endpoint_id, manager) : undefined;
+    const failingFor = failing === undefined ? 0 : Date.now() - failing.failing_since.getTime();
+    const disable = failing?.enabled === true && failingFor >= this.config.webhooks.disableAfterSeconds * 1000;
+    const delay = disable || !row.enabled ? null : retryDelayMs(row.attempts + 1, this.config.webhooks.retryScheduleSeconds);
+    const nextAttemptAt = delay === null ? null : new Date(Date.now() + delay);
+    const outcome = { status: nextAttemptAt === null ? ('failed' as const) : ('pending' as const), nextAttemptAt, responseStatus: result.status, responseBody: result.body, error: result.error };
+    if (!(await this.webhooks.recordAttempt(row.id, row.generation, outcome, manager))) {
+      return;
+    }
+    if (nextAttemptAt !== null) {
+      await this.queue.enqueue([{ deliveryId: row.id, generation: row.generation + 1, startAfter: nextAttemptAt }], manager);
+    }
+    if (disable) {
+      await this.disable(row, failingFor, result.error ?? 'failed', manager);
+    }
   }
 
   /** The endpoint's current secret, and the one it replaced while that one still signs (rotation). */
   private secretsOf(row: AttemptRow, now: Date): string[] {
-    const current = openWebhookSecret(this.keyEncryptionKey, row.endpoint_id, row.secret);
-    const previous =
-      row.previous_secret !== null && row.previous_secret_until !== null && row.previous_secret_until > now
-        ? [openWebhookSecret(this.keyEncryptionKey, row.endpoint_id, row.previous_secret)]
-        : [];
+    const current = this.opened(row.endpoint_id, row.secret);
+    const previous = row.previous_secret !== null && row.previous_secret_until !== null && row.previous_secret_until > now ? [this.opened(row.endpoint_id, row.previous_secret)] : [];
     return [current, ...previous];
+  }
+
+  /** A sealed secret, opened once per replica (kept by its sealed form: a rotation seals a new one). */
+  private opened(endpointId: string, sealed: string): string {
+    let secret = this.secrets.get(sealed);
+    if (secret === undefined) {
+      secret = openWebhookSecret(this.keyEncryptionKey, endpointId, sealed);
+      this.secrets.set(sealed, secret);
+    }
+    return secret;
   }
 
   private async disable(row: AttemptRow, failingForMs: number, lastError: string, manager: EntityManager): Promise<void> {
@@ -182,5 +211,5 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
 /** Whether an endpoint subscribed to `["*"]` or to this type (an old name of it counts). */
 export function subscribes(eventTypes: readonly string[], type: string): boolean {
-  return eventTypes.some((subscribed) => subscribed === '*' || subscribed === type || RENAMED_EVENT_TYPES[subscribed] === type);
+  return eventTypes.some((subscribed) => subscribed === '*' || currentEventType(subscribed) === type);
 }

@@ -5,7 +5,7 @@ import {
   OperatorPrincipal,
   Page,
   PageRequest,
-  RENAMED_EVENT_TYPES,
+  currentEventType,
   WEBHOOK_LIMITS,
   WebhookDeliveryStatus,
   WebhookDeliveryView,
@@ -252,7 +252,7 @@ function normalizedTypes(types: readonly string[]): string[] {
   if (types.includes('*')) {
     return ['*'];
   }
-  const normalized = types.map((type) => RENAMED_EVENT_TYPES[type] ?? type);
+  const normalized = types.map(currentEventType);
   const unknown: string | undefined = normalized.find((type: string) => !isWebhookEventType(type));
   if (unknown !== undefined) {
     throw new AppError('VALIDATION_FAILED', `eventTypes: ${JSON.stringify(unknown.slice(0, 64))} is not an event type`);

@@ -5,12 +5,19 @@ import { IdentityConfig } from '../config';
 import { IDENTITY_CONFIG } from '../identity-config.token';
 import { WEBHOOK_QUEUE_SCHEMA } from './webhook-queue-schema';
 
-/** A delivery's job: which delivery, and which scheduling of it (an older scheduling's job finds it moved on and does nothing). */
+/** A delivery to attempt: which, and which scheduling of it (an older scheduling's job finds it moved on and does nothing). */
 export interface DeliveryJob {
   deliveryId: string;
   generation: number;
   /** not before (default: now) */
   startAfter?: Date;
+}
+
+/** Most deliveries one job carries: the deliveries decided together (a relayed batch) travel, and are recorded, together. */
+export const JOB_DELIVERIES = 50;
+
+interface JobData {
+  deliveries: [string, number][];
 }
 
 interface QueryLike {
@@ -63,18 +70,29 @@ export class WebhookQueue implements OnApplicationShutdown {
     return this.starting;
   }
 
-  /** Inserts the jobs with `manager`, in its transaction: they exist exactly when what decided them was committed. */
-  async enqueue(jobs: readonly DeliveryJob[], manager: QueryLike): Promise<void> {
-    if (jobs.length === 0) {
+  /**
+   * Inserts jobs for the deliveries with `manager`, in its transaction: they exist exactly when what decided them was
+   * committed. Deliveries due at the same time share jobs of up to {@link JOB_DELIVERIES}.
+   */
+  async enqueue(deliveries: readonly DeliveryJob[], manager: QueryLike): Promise<void> {
+    if (deliveries.length === 0) {
       return;
     }
     const boss = await this.start();
+    const byTime = new Map<number, DeliveryJob[]>();
+    for (const delivery of deliveries) {
+      const due = delivery.startAfter?.getTime() ?? 0;
+      byTime.set(due, [...(byTime.get(due) ?? []), delivery]);
+    }
+    const jobs = [...byTime.values()].flatMap((due) =>
+      Array.from({ length: Math.ceil(due.length / JOB_DELIVERIES) }, (_, index) => due.slice(index * JOB_DELIVERIES, (index + 1) * JOB_DELIVERIES)),
+    );
     const db = { executeSql: async (sql: string, parameters?: unknown[]) => ({ rows: rowsOf(await manager.query(sql, parameters)) }) };
     await boss.insert(
       jobs.map((job) => ({
         name: QUEUE,
-        data: { deliveryId: job.deliveryId, generation: job.generation },
-        ...(job.startAfter === undefined ? {} : { startAfter: job.startAfter }),
+        data: { deliveries: job.map((delivery): [string, number] => [delivery.deliveryId, delivery.generation]) } satisfies JobData,
+        ...(job[0].startAfter === undefined ? {} : { startAfter: job[0].startAfter }),
         expireInSeconds: JOB_EXPIRY_SECONDS,
       })),
       { db },
@@ -82,17 +100,22 @@ export class WebhookQueue implements OnApplicationShutdown {
   }
 
   /**
-   * Runs `handle` for the jobs `workers` loops take, `batch` at a time each; a loop asks for more as soon as its batch
-   * is done, else every half second or as soon as {@link wake} is called. `handle` must not throw for a job's outcome.
+   * Runs `handle` for the deliveries of the jobs `workers` loops take, `batch` jobs at a time each; a loop that got a
+   * full batch asks for more at once, else every half second or as soon as {@link wake} is called. `handle` throws
+   * only when it could not record the outcomes (the jobs are then tried again).
    */
-  async work(workers: number, batch: number, handle: (jobs: DeliveryJob[]) => Promise<void>): Promise<void> {
+  async work(workers: number, batch: number, handle: (deliveries: DeliveryJob[]) => Promise<void>): Promise<void> {
     const boss = await this.start();
     for (let index = 0; index < workers; index += 1) {
-      this.workers.push(
-        await boss.work<{ deliveryId: string; generation: number }>(QUEUE, { batchSize: batch, pollingIntervalSeconds: 0.5 }, async (jobs) => {
-          await handle(jobs.map((job) => ({ deliveryId: job.data.deliveryId, generation: job.data.generation })));
-        }),
-      );
+      let id = '';
+      id = await boss.work<JobData>(QUEUE, { batchSize: batch, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+        if (jobs.length === batch) {
+          // pg-boss waits its polling interval after every batch unless told: there is more.
+          boss.notifyWorker(id);
+        }
+        await handle(jobs.flatMap((job) => (job.data.deliveries ?? []).map(([deliveryId, generation]) => ({ deliveryId, generation }))));
+      });
+      this.workers.push(id);
     }
   }
 

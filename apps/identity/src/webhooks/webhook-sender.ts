@@ -34,8 +34,8 @@ export class WebhookSender {
 
   constructor(private readonly options: WebhookSenderOptions) {
     const lookup = guardedLookup(options.resolve, options.allowPrivate);
-    this.httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 32, lookup } as never);
-    this.httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 32, lookup } as never);
+    this.httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 64, lookup } as never);
+    this.httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 64, lookup } as never);
   }
 
   async post(url: string, headers: Record<string, string>, body: string): Promise<WebhookAttemptResult> {

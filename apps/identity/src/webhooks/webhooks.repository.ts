@@ -55,6 +55,7 @@ export interface AttemptRow {
   previous_secret: string | null;
   previous_secret_until: Date | null;
   enabled: boolean;
+  failing_since: Date | null;
   event_id: string;
   type: string;
   application_id: string;
@@ -146,15 +147,36 @@ export class WebhooksRepository {
     return ids.map((deliveryId) => ({ deliveryId, generation: 0 }));
   }
 
-  async attempt(deliveryId: string): Promise<AttemptRow | undefined> {
-    const rows = (await this.data.query(
+  /** What the attempts of these deliveries need, in one read (deliveries since deleted are absent). */
+  attempts(deliveryIds: readonly string[]): Promise<AttemptRow[]> {
+    return this.data.query(
       `SELECT d.id, d.status, d.attempts, d.generation, w.id AS endpoint_id, w.url, w.secret, w.previous_secret, w.previous_secret_until, w.enabled,
-              e.id AS event_id, e.type, e.application_id, e.occurred_at, e.data
+              w.failing_since, e.id AS event_id, e.type, e.application_id, e.occurred_at, e.data
        FROM identity.webhook_deliveries d JOIN identity.webhook_endpoints w ON w.id = d.endpoint_id JOIN identity.webhook_events e ON e.id = d.event_id
-       WHERE d.id = $1`,
-      [deliveryId],
-    )) as AttemptRow[];
-    return rows[0];
+       WHERE d.id = ANY($1::uuid[])`,
+      [deliveryIds],
+    ) as Promise<AttemptRow[]>;
+  }
+
+  /** Locks these endpoints' rows in id order (every transaction that changes several does so first: no deadlock). */
+  async lockEndpoints(endpointIds: readonly string[], manager: QueryLike): Promise<void> {
+    if (endpointIds.length > 0) {
+      await manager.query(`SELECT id FROM identity.webhook_endpoints WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`, [endpointIds]);
+    }
+  }
+
+  /** Records successful attempts, any number in one statement (each only for its scheduling, as {@link recordAttempt}). */
+  async recordSuccesses(successes: readonly { deliveryId: string; generation: number; responseStatus: number | null; responseBody: string | null }[], manager: QueryLike): Promise<void> {
+    if (successes.length === 0) {
+      return;
+    }
+    await manager.query(
+      `UPDATE identity.webhook_deliveries AS d SET status = 'succeeded', attempts = d.attempts + 1, last_attempt_at = now(), next_attempt_at = NULL,
+         response_status = s.response_status, response_body = s.response_body, error = NULL
+       FROM unnest($1::uuid[], $2::integer[], $3::integer[], $4::varchar[]) AS s(id, generation, response_status, response_body)
+       WHERE d.id = ANY($1::uuid[]) AND d.id = s.id AND d.generation = s.generation AND d.status = 'pending'`,
+      [successes.map((s) => s.deliveryId), successes.map((s) => s.generation), successes.map((s) => s.responseStatus), successes.map((s) => s.responseBody)],
+    );
   }
 
   /**
@@ -188,8 +210,11 @@ export class WebhooksRepository {
     )[0];
   }
 
-  async markSucceeding(endpointId: string, manager: QueryLike): Promise<void> {
-    await manager.query(`UPDATE identity.webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL`, [endpointId]);
+  /** Ends the endpoints' runs of failures (an attempt succeeded). */
+  async markSucceeding(endpointIds: readonly string[], manager: QueryLike): Promise<void> {
+    if (endpointIds.length > 0) {
+      await manager.query(`UPDATE identity.webhook_endpoints SET failing_since = NULL WHERE id = ANY($1::uuid[]) AND failing_since IS NOT NULL`, [endpointIds]);
+    }
   }
 
   /** Ends every pending delivery of the endpoint (it was disabled or deleted): `failed`, with why. */

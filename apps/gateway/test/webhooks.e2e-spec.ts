@@ -1,5 +1,6 @@
 import { CreatedWebhookEndpointView, WEBHOOK_EVENT_TYPES, WebhookDeliveryView, WebhookEndpointView } from '@game-wallet/contracts';
 import { GameFixture, TestPlatform, WebhookReceiver, consoleToken, createGame, createPlayer, http, waitFor } from '@game-wallet/testing';
+import Ajv2020 from 'ajv/dist/2020';
 import { createServer } from 'node:net';
 
 /** A short retry schedule and disabling window, so a day of failures plays out in seconds. */
@@ -147,6 +148,18 @@ describe('webhooks', () => {
         expect([request.verifiedBy, request.verifiedBySvix]).toEqual([[true], [true]]);
       }
       expect(new Set(hooks.received.map((request) => request.id)).size).toBe(hooks.received.length);
+    });
+
+    it("delivers bodies that match the OpenAPI document's webhooks section, type by type", async () => {
+      const document = (await http<{ webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: object }> } } }>; components: object }>('GET', `${platform.baseUrl}/v1/openapi.json`)).body;
+      const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+      ajv.addSchema({ $id: 'doc', components: document.components });
+      expect(Object.keys(document.webhooks).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+      for (const request of hooks.received) {
+        const schema = document.webhooks[request.event.type].post.requestBody.content['application/json'].schema;
+        const validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')) as object);
+        expect({ type: request.event.type, valid: validate(request.event), errors: validate.errors ?? null }).toEqual({ type: request.event.type, valid: true, errors: null });
+      }
     });
 
     it('keeps the old names readable: an endpoint subscribed by an old name gets the event by its new one', async () => {

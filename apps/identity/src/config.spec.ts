@@ -37,4 +37,13 @@ describe(loadIdentityConfig.name, () => {
     expect(config.keyEncryptionKey).toEqual(Buffer.from(production.IDENTITY_KEY_ENCRYPTION_KEY, 'base64'));
     expect(() => loadIdentityConfig({ CONSOLE_ADMIN_PASSWORD: 'too short' })).toThrow('CONSOLE_ADMIN_PASSWORD: must be at least 12 characters');
   });
+
+  it('keeps webhooks off private addresses in production: the default there, and a development setting it refuses', () => {
+    expect(loadIdentityConfig(production).webhooks).toEqual({ retryScheduleSeconds: [5, 300, 1800, 7200, 18000, 36000, 36000], disableAfterSeconds: 86400, timeoutMs: 10000, allowPrivateUrls: false });
+    expect(() => loadIdentityConfig({ ...production, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' })).toThrow('WEBHOOK_ALLOW_PRIVATE_URLS: must not be true when NODE_ENV=production');
+    expect(loadIdentityConfig({ NODE_ENV: 'development' }).webhooks.allowPrivateUrls).toBe(true);
+    expect(loadIdentityConfig({ NODE_ENV: 'test', WEBHOOK_ALLOW_PRIVATE_URLS: 'false' }).webhooks.allowPrivateUrls).toBe(false);
+    expect(() => loadIdentityConfig({ ...production, WEBHOOK_TIMEOUT_MS: '30000' })).toThrow('WEBHOOK_TIMEOUT_MS: must be at most 10000');
+    expect(() => loadIdentityConfig({ ...production, WEBHOOK_RETRY_SCHEDULE: '5,x' })).toThrow('WEBHOOK_RETRY_SCHEDULE');
+  });
 });

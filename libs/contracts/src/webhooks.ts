@@ -45,7 +45,7 @@ export function currentEventType(name: string): string {
 
 /** An event as every endpoint receives it (the request body); `id` is also the `webhook-id` header. */
 export interface WebhookEvent<T extends string = string, D = Record<string, unknown>> {
-  /** UUIDv7: unique, and ordered by the time the change was committed */
+  /** UUIDv7: unique, and time-ordered (made as the change was made, just before its commit) */
   id: string;
   type: T;
   /** when the change was made (ISO 8601, UTC) */
@@ -95,12 +95,10 @@ export interface SigningPolicyChangedData {
 export interface ApiKeyChangedData {
   keyId: string;
   name?: string;
-  /** `gk_` + first 4 + `…` + last 4 characters */
-  preview?: string;
   /** the key's state after the change (`updated`) */
   active?: boolean;
-  /** `deleted` with `revokeTokens=true`: every profile token the key issued was revoked too */
-  tokensRevoked?: boolean;
+  /** `deleted`: true when every profile token the key issued was revoked too (`revokeTokens=true`) */
+  revokeTokens?: boolean;
   actor: EventActor;
 }
 
@@ -114,8 +112,11 @@ export interface ProfileTokensRevokedData {
 /** `webhook_endpoint.*`: an endpoint of the game was added, changed, deleted, or disabled after failing for a day. */
 export interface WebhookEndpointChangedData {
   endpointId: string;
+  /** without its query string (it may hold a token of the receiver's): `https://host/path?…` */
   url: string;
   enabled: boolean;
+  /** what it receives (not on `disabled`) */
+  eventTypes?: string[];
   /** `disabled`: why */
   reason?: string;
   actor: EventActor;

@@ -80,7 +80,7 @@ export function AuditTab() {
         <Reference value={entry.actor} operatorId={operatorId} names={names} />
       </td>
       <td data-label="Action" className="strong nowrap">
-        {describeAction(entry.action)}
+        {describeAction(entry.action, entry.details)}
       </td>
       <td data-label="Target">
         <Reference value={entry.target} operatorId={operatorId} names={names} />

@@ -15,6 +15,9 @@ describe('safeImageUrl', () => {
 describe('audit wording', () => {
   it('names known actions in words and keeps unknown ones as they are', () => {
     expect(describeAction('api_key.deactivated')).toBe('API key deactivated');
+    expect(describeAction('api_key.updated', { name: 'server', active: false })).toBe('API key deactivated');
+    expect(describeAction('api_key.updated', { name: 'server', active: true })).toBe('API key activated');
+    expect(describeAction('constructor')).toBe('constructor');
     expect(describeAction('signing_policy.updated')).toBe('Signing policy changed');
     expect(describeAction('signing_policy.draft_updated')).toBe('Draft policy saved');
     expect(describeAction('something.new')).toBe('something.new');

@@ -44,6 +44,7 @@ const ACTIONS: Record<string, string> = {
   'webhook_endpoint.deleted': 'Webhook endpoint deleted',
   'webhook_endpoint.disabled': 'Webhook endpoint disabled after failing',
   'webhook_endpoint.secret_rotated': 'Webhook secret rotated',
+  'webhook_delivery.redelivered': 'Webhook events redelivered',
   'signing_policy.updated': 'Signing policy changed',
   'signing_policy.draft_updated': 'Draft policy saved',
   'signing_policy.draft_deleted': 'Draft policy deleted',
@@ -51,9 +52,15 @@ const ACTIONS: Record<string, string> = {
   'operator.signed_out': 'Signed out',
 };
 
-/** An audit action in words (`api_key.deactivated` → "API key deactivated"); an unknown one as it is. */
-export function describeAction(action: string): string {
-  return ACTIONS[action] ?? action;
+/**
+ * An audit action in words (`api_key.deactivated` → "API key deactivated"); an unknown one as it is. An
+ * `api_key.updated` says which way the key went, from its details.
+ */
+export function describeAction(action: string, details?: Record<string, unknown>): string {
+  if (action === 'api_key.updated' && typeof details?.active === 'boolean') {
+    return details.active ? 'API key activated' : 'API key deactivated';
+  }
+  return Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : action;
 }
 
 /** An audit actor or target (`api-key:0193…`) as kind and id, for display. */

@@ -10,7 +10,7 @@ import { retryDelayMs } from './retry-schedule';
 import { HostResolver } from './webhook-address-guard';
 import { DeliveryJob, WebhookQueue } from './webhook-queue';
 import { openWebhookSecret, webhookSignature } from './webhook-secrets';
-import { WebhookAttemptResult, WebhookSender } from './webhook-sender';
+import { WebhookAttemptResult, WebhookSender, recordedUrl } from './webhook-sender';
 import { AttemptRow, WebhooksRepository } from './webhooks.repository';
 
 /** How host names are resolved for deliveries (tests give answers of their own). */
@@ -21,6 +21,9 @@ export const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /** What an attempt on a disabled endpoint records (nothing is sent). */
 const DISABLED: WebhookAttemptResult = { ok: false, status: null, body: null, error: 'endpoint disabled' };
+
+/** A pending delivery this late has lost its job (the queue retries a failed job for about 2 minutes). */
+const OVERDUE_MS = 10 * 60_000;
 
 /** Delivered events (and their deliveries) are kept this long for the log and redelivery. */
 const RETENTION_MS = 30 * 86_400_000;
@@ -42,6 +45,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private readonly sender: WebhookSender;
   private readonly secrets = new LRUCache<string, string>({ max: 1_000 });
   private pruneTimer?: NodeJS.Timeout;
+  private sweepTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly webhooks: WebhooksRepository,
@@ -65,10 +69,13 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     const prune = (): void => void this.webhooks.prune(new Date(Date.now() - RETENTION_MS)).catch(() => undefined);
     this.pruneTimer = setInterval(prune, 3_600_000);
     this.pruneTimer.unref();
+    this.sweepTimer = setInterval(() => void this.rescheduleOverdue().catch((error: unknown) => this.logger.warn(`Looking for lost webhook jobs failed: ${messageOf(error)}`)), 60_000);
+    this.sweepTimer.unref();
   }
 
   onApplicationShutdown(): void {
     clearInterval(this.pruneTimer);
+    clearInterval(this.sweepTimer);
     this.sender.close();
   }
 
@@ -114,24 +121,49 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     }
     const outcomes = await Promise.all(rows.map(async (row) => ({ row, result: row.enabled ? await this.send(row) : DISABLED })));
     try {
-      await this.webhooks.data.transaction(async (manager) => {
-        const succeeded = outcomes.filter((outcome) => outcome.result.ok);
-        const failed = outcomes.filter((outcome) => !outcome.result.ok);
-        const recovering = [...new Set(succeeded.filter((outcome) => outcome.row.failing_since !== null).map((outcome) => outcome.row.endpoint_id))];
-        const failing = [...new Set(failed.filter((outcome) => outcome.row.enabled).map((outcome) => outcome.row.endpoint_id))];
-        await this.webhooks.lockEndpoints([...recovering, ...failing].sort(), manager);
-        await this.webhooks.markSucceeding(recovering, manager);
-        await this.webhooks.recordSuccesses(
-          succeeded.map(({ row, result }) => ({ deliveryId: row.id, generation: row.generation, responseStatus: result.status, responseBody: result.body })),
-          manager,
-        );
-        for (const { row, result } of failed) {
-          await this.recordFailure(row, result, manager);
-        }
-      });
+      await this.webhooks.data.transaction((manager) => this.record(outcomes, manager));
     } catch (error) {
-      this.logger.warn(`Webhook attempts could not be recorded; they are tried again: ${error instanceof Error ? error.message : String(error)}`);
-      throw error;
+      // One outcome that cannot be recorded must not hold the others (of other games, maybe) back: each alone.
+      this.logger.warn(`Webhook attempts could not be recorded together; recording each alone: ${messageOf(error)}`);
+      const alone = await Promise.allSettled(outcomes.map((outcome) => this.webhooks.data.transaction((manager) => this.record([outcome], manager))));
+      const failed = alone.filter((result): result is PromiseRejectedResult => result.status === 'rejected');
+      if (failed.length > 0) {
+        this.logger.warn(`${failed.length} webhook attempts could not be recorded; they are tried again: ${messageOf(failed[0].reason)}`);
+        throw failed[0].reason;
+      }
+    }
+  }
+
+  /** Records outcomes in `manager`'s transaction: the endpoints' rows locked first, in id order, then the deliveries'. */
+  private async record(outcomes: readonly { row: AttemptRow; result: WebhookAttemptResult }[], manager: EntityManager): Promise<void> {
+    const succeeded = outcomes.filter((outcome) => outcome.result.ok);
+    const failed = outcomes.filter((outcome) => !outcome.result.ok);
+    const recovering = [...new Set(succeeded.filter((outcome) => outcome.row.failing_since !== null).map((outcome) => outcome.row.endpoint_id))];
+    const failing = [...new Set(failed.filter((outcome) => outcome.row.enabled).map((outcome) => outcome.row.endpoint_id))];
+    await this.webhooks.lockEndpoints([...recovering, ...failing].sort(), manager);
+    await this.webhooks.markSucceeding(recovering, manager);
+    await this.webhooks.recordSuccesses(
+      succeeded.map(({ row, result }) => ({ deliveryId: row.id, generation: row.generation, responseStatus: result.status, responseBody: result.body })),
+      manager,
+    );
+    for (const { row, result } of failed) {
+      await this.recordFailure(row, result, manager);
+    }
+  }
+
+  /**
+   * Deliveries whose job was lost for good (it failed every retry of the queue, say while the database was away) are
+   * pending past their time: each is scheduled again, so none waits forever.
+   */
+  private async rescheduleOverdue(): Promise<void> {
+    const scheduled = await this.webhooks.data.transaction(async (manager) => {
+      const overdue = await this.webhooks.rescheduleOverdue(OVERDUE_MS, 1_000, manager);
+      await this.queue.enqueue(overdue, manager);
+      return overdue.length;
+    });
+    if (scheduled > 0) {
+      this.logger.warn(`${scheduled} webhook deliveries had lost their job; scheduled again`);
+      this.wake();
     }
   }
 
@@ -201,7 +233,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
         principal: { kind: 'system' },
         action: 'webhook_endpoint.disabled',
         target: `webhook-endpoint:${row.endpoint_id}`,
-        details: { url: row.url, enabled: false, reason },
+        details: { url: recordedUrl(row.url), enabled: false, reason },
       },
       manager,
     );
@@ -212,4 +244,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 /** Whether an endpoint subscribed to `["*"]` or to this type (an old name of it counts). */
 export function subscribes(eventTypes: readonly string[], type: string): boolean {
   return eventTypes.some((subscribed) => subscribed === '*' || currentEventType(subscribed) === type);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

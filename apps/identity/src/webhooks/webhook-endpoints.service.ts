@@ -28,6 +28,7 @@ import { isPublicAddress } from './webhook-address-guard';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookQueue } from './webhook-queue';
 import { newWebhookSecret, sealWebhookSecret } from './webhook-secrets';
+import { recordedUrl } from './webhook-sender';
 import { DeliveryRow, EndpointRow, WebhooksRepository } from './webhooks.repository';
 
 /** Most failed deliveries one "redeliver all failed since" schedules again. */
@@ -165,23 +166,28 @@ export class WebhookEndpointsService {
   }
 
   /** One delivery again, at once, with a fresh retry schedule (whatever its state). */
-  async redeliver(gameId: string, endpointId: string, deliveryId: string): Promise<WebhookDeliveryView> {
+  async redeliver(gameId: string, endpointId: string, deliveryId: string, principal: OperatorPrincipal): Promise<WebhookDeliveryView> {
     await this.change(gameId, endpointId, async (row, manager) => {
       const scheduled = isUuid(deliveryId) ? await this.webhooks.reschedule(row.id, deliveryId, manager) : undefined;
       if (scheduled === undefined) {
         throw new AppError('WEBHOOK_DELIVERY_NOT_FOUND', 'No delivery with this id for this endpoint');
       }
       await this.queue.enqueue([scheduled], manager);
+      await this.audit.record({ applicationId: row.application_id, principal, action: 'webhook_delivery.redelivered', target: `webhook-endpoint:${row.id}`, details: { deliveryId } }, manager);
     });
     this.dispatcher.wake();
     return this.deliveryView(endpointId, deliveryId);
   }
 
   /** Every failed delivery of the endpoint since `since` again (at most {@link REDELIVER_FAILED_LIMIT}). */
-  async redeliverFailed(gameId: string, endpointId: string, since: Date): Promise<{ scheduled: number }> {
+  async redeliverFailed(gameId: string, endpointId: string, since: Date, principal: OperatorPrincipal): Promise<{ scheduled: number }> {
     const scheduled = await this.change(gameId, endpointId, async (row, manager) => {
       const deliveries = await this.webhooks.rescheduleFailed(row.id, since, REDELIVER_FAILED_LIMIT, manager);
       await this.queue.enqueue(deliveries, manager);
+      await this.audit.record(
+        { applicationId: row.application_id, principal, action: 'webhook_delivery.redelivered', target: `webhook-endpoint:${row.id}`, details: { since: since.toISOString(), scheduled: deliveries.length } },
+        manager,
+      );
       return deliveries.length;
     });
     this.dispatcher.wake();
@@ -224,7 +230,7 @@ export class WebhookEndpointsService {
         principal,
         action,
         target: `webhook-endpoint:${row.id}`,
-        details: { url: row.url, enabled: row.enabled, eventTypes: row.event_types },
+        details: { url: recordedUrl(row.url), enabled: row.enabled, eventTypes: row.event_types },
       },
       manager,
     );

@@ -25,6 +25,15 @@ export interface WebhookSenderOptions {
 export const RESPONSE_EXCERPT_CHARS = 256;
 
 /**
+ * An endpoint's URL as the audit trail and events show it: without its query string, which may hold a token of the
+ * receiver's (`https://hooks.example.com/game?…`).
+ */
+export function recordedUrl(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}${parsed.search === '' ? '' : '?…'}`;
+}
+
+/**
  * POSTs one webhook: the address checked after DNS ({@link guardedLookup}), redirects not followed (a 3xx is a
  * failure), the answer read up to `maxResponseBytes`, all of it within `timeoutMs`. Never throws.
  */

@@ -70,13 +70,13 @@ export class WebhooksController {
 
   @Handles(PATTERNS.identity.redeliverWebhook)
   async redeliver(@Payload() { payload, principal }: EnvelopeOf<'identity.webhooks.redeliver'>): Promise<WebhookDeliveryView> {
-    await this.access.require(principal, 'webhooks.deliver', payload.gameId);
-    return this.endpoints.redeliver(payload.gameId, payload.endpointId, payload.deliveryId);
+    const caller = await this.access.require(principal, 'webhooks.deliver', payload.gameId);
+    return this.endpoints.redeliver(payload.gameId, payload.endpointId, payload.deliveryId, this.access.acting(caller, payload.gameId));
   }
 
   @Handles(PATTERNS.identity.redeliverFailedWebhooks)
   async redeliverFailed(@Payload() { payload, principal }: EnvelopeOf<'identity.webhooks.redeliverFailed'>): Promise<{ scheduled: number }> {
-    await this.access.require(principal, 'webhooks.deliver', payload.gameId);
-    return this.endpoints.redeliverFailed(payload.gameId, payload.endpointId, new Date(payload.since));
+    const caller = await this.access.require(principal, 'webhooks.deliver', payload.gameId);
+    return this.endpoints.redeliverFailed(payload.gameId, payload.endpointId, new Date(payload.since), this.access.acting(caller, payload.gameId));
   }
 }

@@ -194,7 +194,7 @@ export class WebhooksRepository {
         `UPDATE identity.webhook_deliveries SET status = $3::varchar, attempts = attempts + 1, generation = generation + CASE WHEN $3::varchar = 'pending' THEN 1 ELSE 0 END,
            last_attempt_at = now(), next_attempt_at = $4, response_status = $5, response_body = $6, error = $7
          WHERE id = $1 AND generation = $2 AND status = 'pending' RETURNING id`,
-        [deliveryId, generation, outcome.status, outcome.nextAttemptAt, outcome.responseStatus, outcome.responseBody, outcome.error],
+        [deliveryId, generation, outcome.status, outcome.nextAttemptAt, outcome.responseStatus, outcome.responseBody, outcome.error?.slice(0, 300) ?? null],
       ),
     );
     return rows.length === 1;
@@ -267,6 +267,23 @@ export class WebhooksRepository {
        ORDER BY d.id DESC LIMIT $4`,
       [endpointId, beforeId ?? null, status ?? null, limit],
     );
+  }
+
+  /**
+   * Pending deliveries overdue by more than `overdue` ms: their job was lost (it failed every retry of the queue). Each
+   * is scheduled again, due now, one scheduling on; answers them for the queue.
+   */
+  async rescheduleOverdue(overdueMs: number, limit: number, manager: QueryLike): Promise<NewDelivery[]> {
+    const rows = rowsOf<{ id: string; generation: number }>(
+      await manager.query(
+        `UPDATE identity.webhook_deliveries SET generation = generation + 1, next_attempt_at = now()
+         WHERE id IN (SELECT id FROM identity.webhook_deliveries WHERE status = 'pending' AND next_attempt_at < now() - $1 * interval '1 millisecond'
+                      ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+         RETURNING id, generation`,
+        [overdueMs, limit],
+      ),
+    );
+    return rows.map((row) => ({ deliveryId: row.id, generation: row.generation }));
   }
 
   /** Forgets events (and their deliveries) received before `before`, `batch` at a time; answers how many. */

@@ -55,6 +55,7 @@ export class Webhooks1763742000000 implements MigrationInterface {
     )`);
     await queryRunner.query(`CREATE UNIQUE INDEX webhook_deliveries_event_endpoint_idx ON identity.webhook_deliveries (event_id, endpoint_id)`);
     await queryRunner.query(`CREATE INDEX webhook_deliveries_endpoint_idx ON identity.webhook_deliveries (endpoint_id, id)`);
+    await queryRunner.query(`CREATE INDEX webhook_deliveries_pending_idx ON identity.webhook_deliveries (next_attempt_at) WHERE status = 'pending'`);
     await queryRunner.query(`CREATE INDEX webhook_events_received_idx ON identity.webhook_events (received_at)`);
     // The queue: its schema made here unless it exists (roles.sql makes it for a least-privilege role), then pg-boss's tables.
     const found = (await queryRunner.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [WEBHOOK_QUEUE_SCHEMA])) as unknown[];

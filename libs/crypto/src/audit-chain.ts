@@ -1,5 +1,6 @@
 import canonicalize from 'canonicalize';
 import { createHash } from 'node:crypto';
+import type { AuditActionRow } from '@game-wallet/contracts';
 
 /**
  * The audit trail's hash chain. Each service keeps one chain per game (`<schema>.audit_chain_heads`): every audit row
@@ -37,14 +38,8 @@ export interface AuditExportLine {
 export const asStoredJson = <T>(value: T): T => (value === null || value === undefined ? (null as T) : (JSON.parse(JSON.stringify(value)) as T));
 
 /** A row of an audit table of actions (identity's `audit_events`, the wallet's `policy_events`): who did what to what. */
-export interface ActionAuditEntry {
+export interface ActionAuditEntry extends AuditActionRow {
   id: string;
-  applicationId: string | null;
-  at: Date;
-  actor: string;
-  action: string;
-  target: string;
-  details: Record<string, unknown>;
 }
 
 /** Such a row as SQL reads it (the chain's columns excluded), with {@link ACTION_AUDIT_COLUMNS}. */

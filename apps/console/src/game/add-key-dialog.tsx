@@ -3,7 +3,7 @@ import type { CreatedApiKeyView } from '@game-wallet/contracts/views';
 import { ApiError } from '../api/client';
 import { useCreateKey } from '../api/queries';
 import { nameProblem } from '../games/game-name';
-import { CopyButton } from '../ui/copy-button';
+import { SecretField } from '../ui/copy-button';
 import { NameField } from '../games/name-field';
 import { Dialog } from '../ui/dialog';
 import { DialogActions, FormError } from '../ui/form';
@@ -47,21 +47,7 @@ export function AddKeyDialog({ gameId, onClose }: { gameId: string; onClose: () 
         <p id={warningId} className="callout warning">
           Copy this key now and keep it with your game server's secrets: <strong>this key will not be shown again</strong>.
         </p>
-        <label className="field">
-          <span>Secret key for “{created.name}”</span>
-          <span className="secret-row">
-            <textarea
-              className="secret"
-              readOnly
-              rows={1}
-              spellCheck={false}
-              value={created.key}
-              aria-describedby={warningId}
-              onFocus={(event) => event.target.select()}
-            />
-            <CopyButton value={created.key} label="secret key" />
-          </span>
-        </label>
+        <SecretField label={`Secret key for “${created.name}”`} value={created.key} copyLabel="secret key" warningId={warningId} />
         <div className="dialog-actions">
           <button type="button" className="button primary" onClick={onClose} autoFocus>
             Done

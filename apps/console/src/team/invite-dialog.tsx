@@ -2,7 +2,7 @@ import type { CreatedInvitationView } from '@game-wallet/contracts/console-acces
 import { type FormEvent, useId, useState } from 'react';
 import { ApiError } from '../api/client';
 import { useCreateInvitation } from '../api/team';
-import { CopyButton } from '../ui/copy-button';
+import { SecretField } from '../ui/copy-button';
 import { DateTime } from '../ui/date-time';
 import { Dialog } from '../ui/dialog';
 import { DialogActions, FormError } from '../ui/form';
@@ -66,13 +66,7 @@ export function InviteDialog({ names, onClose }: { names: GameNames; onClose: ()
           Copy this link now and send it to {created.email} yourself: <strong>it will not be shown again</strong>. It works once, until <DateTime value={created.expiresAt} />.
           {created.mailed ? ' It was also sent to that address by e-mail.' : ''}
         </p>
-        <label className="field">
-          <span>Invitation link for {created.email}</span>
-          <span className="secret-row">
-            <textarea className="secret" readOnly rows={2} spellCheck={false} value={created.link} aria-describedby={warningId} onFocus={(event) => event.target.select()} />
-            <CopyButton value={created.link} label="invitation link" />
-          </span>
-        </label>
+        <SecretField label={`Invitation link for ${created.email}`} value={created.link} copyLabel="invitation link" warningId={warningId} rows={2} />
         <div className="dialog-actions">
           <button type="button" className="button primary" onClick={onClose} autoFocus>
             Done

@@ -39,3 +39,19 @@ export function CopyButton({ value, label, compact = false }: { value: string; l
     </button>
   );
 }
+
+/**
+ * A value shown once (a key, a secret, a link): read-only, selected on focus, with a copy button; `warningId` names
+ * the warning that says it will not be shown again.
+ */
+export function SecretField({ label, value, copyLabel, warningId, rows = 1 }: { label: string; value: string; copyLabel: string; warningId: string; rows?: number }) {
+  return (
+    <label className="field">
+      <span>{label}</span>
+      <span className="secret-row">
+        <textarea className="secret" readOnly rows={rows} spellCheck={false} value={value} aria-describedby={warningId} onFocus={(event) => event.target.select()} />
+        <CopyButton value={value} label={copyLabel} />
+      </span>
+    </label>
+  );
+}

@@ -11,6 +11,7 @@ import {
   envDocs,
   jwtIssuerEnvShape,
   optionalStringVar,
+  migrationsVar,
   ownDatabaseUrlVar,
   parseEnv,
   portVar,
@@ -36,6 +37,12 @@ export interface GatewayConfig {
   /** The Redis server, or the primary behind Sentinels, every connection of the gateway goes to. */
   redisUrl: RedisTarget;
   databaseUrl: string;
+  /** Connections of the gateway's pool (health, idempotency keys). */
+  databasePoolSize: number;
+  /** Who applies the `gateway` schema's migrations (`MIGRATIONS`). */
+  migrations: 'start' | 'job';
+  /** Seconds an answer kept for an `Idempotency-Key` is replayed. */
+  idempotencyTtlSeconds: number;
   keyPrefix: string;
   /** Deadline of a request to a service, in ms. */
   /** ms between SIGTERM (readiness turns 503) and closing the ports */
@@ -121,6 +128,17 @@ export const gatewayEnvShape = {
     description: "TCP port (1–65535) of the gateway's internal HTTP server: Prometheus `/metrics`. Keep it off the Ingress.",
   }),
   GATEWAY_DATABASE_URL: ownDatabaseUrlVar('gateway'),
+  MIGRATIONS: migrationsVar(),
+  IDEMPOTENCY_TTL_SECONDS: positiveIntVar(86_400).register(envDocs, {
+    description:
+      'How long the answer to a write sent with an `Idempotency-Key` is kept and replayed to a retry with the same key, ' +
+      'in seconds (a positive whole number); after it the key may be used afresh.',
+  }),
+  GATEWAY_DATABASE_POOL_SIZE: positiveIntVar(10).register(envDocs, {
+    description:
+      "Connections the gateway opens to PostgreSQL at most (a positive whole number): its health check and the " +
+      'answers kept for `Idempotency-Key`.',
+  }),
   SERVICE_DEADLINE_MS: positiveIntVar(5000).register(envDocs, {
     description:
       'How long the gateway waits for a service to answer a call, in milliseconds (a positive whole number); past it ' +
@@ -213,6 +231,9 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     internalPort: parsed.GATEWAY_INTERNAL_PORT,
     redisUrl: redisTargetOf(parsed),
     databaseUrl: databaseUrlFor(env, 'GATEWAY_DATABASE_URL', parsed.DATABASE_URL),
+    databasePoolSize: parsed.GATEWAY_DATABASE_POOL_SIZE,
+    migrations: parsed.MIGRATIONS,
+    idempotencyTtlSeconds: parsed.IDEMPOTENCY_TTL_SECONDS,
     keyPrefix: parsed.TRANSPORT_KEY_PREFIX,
     serviceDeadlineMs: parsed.SERVICE_DEADLINE_MS,
     // Long enough for load balancers to see readiness fail (Kubernetes removes the pod within a probe period or two).

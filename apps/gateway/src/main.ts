@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import fastifyCookie from '@fastify/cookie';
 import { GatewayAuth } from '@game-wallet/auth';
-import { ensureDatabase } from '@game-wallet/database';
+import { ensureDatabase, migrateSchema, waitForMigrations } from '@game-wallet/database';
 import { AppRuntime, createHttpApp, runMain } from '@game-wallet/http';
 import { AppMetrics, createRootLogger } from '@game-wallet/observability';
 import { RedisOutage, RedisStreamsClient, SHARED_TRANSPORT_KEYS_WARNING, TransportKeys, createFailFastRedis } from '@game-wallet/transport';
@@ -12,6 +12,16 @@ import { findBuiltConsole, installConsoleApp } from './console-app/console-app';
 import { CoreApiModule } from './core-api.module';
 import { InternalModule } from './internal.module';
 import { installApiDocs } from './openapi/api-docs';
+import { gatewayDataSourceOptions } from './database/data-source-options';
+import { installIdempotencyRecorder } from './idempotency/idempotency.interceptor';
+import { IdempotencyStore } from './idempotency/idempotency-store';
+import { Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+/** How long a write's claim on its Idempotency-Key holds if its gateway dies before answering. */
+const IDEMPOTENCY_LEASE_MS = 30_000;
+/** Expired kept answers are deleted this often (by every replica: a few rows each time). */
+const IDEMPOTENCY_PURGE_MS = 60_000;
 
 runMain('gateway', async () => {
   const config = loadGatewayConfig(process.env);
@@ -20,8 +30,16 @@ runMain('gateway', async () => {
   if (config.nodeEnv !== 'production') {
     await ensureDatabase(config.databaseUrl);
   }
+  await migrateGatewaySchema(config.databaseUrl, config.migrations, (message) => logger.info(message));
   const redis = createFailFastRedis(config.redisUrl, 'gateway:app');
-  const pool = new Pool({ connectionString: config.databaseUrl, max: 2, connectionTimeoutMillis: 1000, idleTimeoutMillis: 10_000 });
+  const pool = new Pool({
+    connectionString: config.databaseUrl,
+    max: config.databasePoolSize,
+    connectionTimeoutMillis: 1000,
+    idleTimeoutMillis: 10_000,
+    statement_timeout: 4000,
+    application_name: 'game-wallet-gateway',
+  });
   pool.on('error', () => undefined); // a dropped idle connection is replaced on next use; health reports outages
   metrics.observePool('gateway', pool);
   const transportKeys = TransportKeys.fromConfig('gateway', config.transportKeys, config.dataDir);
@@ -55,7 +73,10 @@ runMain('gateway', async () => {
   const runtime: AppRuntime = { redis, metrics, logger };
   const consoleRoot = findBuiltConsole(config.consoleDir, logger);
   const lifecycle = { draining: false };
-  const shared = { config, transport, pool, auth, consoleRoot, lifecycle };
+  const idempotency = new IdempotencyStore(pool, config.idempotencyTtlSeconds, IDEMPOTENCY_LEASE_MS);
+  const purge = setInterval(() => void idempotency.purgeExpired().catch(() => undefined), IDEMPOTENCY_PURGE_MS);
+  purge.unref();
+  const shared = { config, transport, pool, auth, idempotency, consoleRoot, lifecycle };
   const httpOptions = { trustProxy: config.trustProxy, translateError: new RedisOutage().translate };
   const base = await createHttpApp(BaseApiModule.forRoot(runtime, shared), logger, metrics, httpOptions);
   await base.register(fastifyCookie);
@@ -65,6 +86,7 @@ runMain('gateway', async () => {
   const core = await createHttpApp(CoreApiModule.forRoot(runtime, shared), logger, metrics, httpOptions);
   for (const app of [base, core]) {
     await installApiDocs(app.getHttpAdapter().getInstance());
+    installIdempotencyRecorder(app.getHttpAdapter().getInstance(), idempotency, new Logger('Idempotency'));
   }
   const apps = [
     { name: 'base', port: config.basePort, app: base },
@@ -96,6 +118,7 @@ runMain('gateway', async () => {
     await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
     const timer = setTimeout(() => process.exit(1), 10_000);
     await Promise.all(apps.map(({ app }) => app.close()));
+    clearInterval(purge);
     await auth.close();
     await transport.close();
     await Promise.all([redis.quit().catch(() => redis.disconnect()), pool.end().catch(() => undefined)]);
@@ -106,3 +129,33 @@ runMain('gateway', async () => {
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 });
+
+/**
+ * The gateway's schema (kept Idempotency-Key answers): migrated as it starts, or by the migration job
+ * (`MIGRATIONS=job`). Waits for PostgreSQL as the services do (30 tries a second apart).
+ */
+async function migrateGatewaySchema(databaseUrl: string, mode: 'start' | 'job', report: (message: string) => void): Promise<void> {
+  const options = gatewayDataSourceOptions(databaseUrl);
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      if (mode === 'start') {
+        const { applied } = await migrateSchema(options);
+        report(applied.length > 0 ? `Schema gateway: applied ${applied.join(', ')}` : 'Schema gateway is up to date');
+        return;
+      }
+      const dataSource = await new DataSource(options).initialize();
+      try {
+        await waitForMigrations(dataSource, report);
+      } finally {
+        await dataSource.destroy();
+      }
+      return;
+    } catch (error) {
+      if (attempt >= 30) {
+        throw error;
+      }
+      report(`Schema gateway: PostgreSQL not ready (${String(error)}); trying again`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}

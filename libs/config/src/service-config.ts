@@ -39,6 +39,16 @@ export interface ServiceConfigSpec<E extends z.ZodRawShape = Record<never, never
   refine?: (env: Env, context: z.RefinementCtx) => void;
 }
 
+/** `MIGRATIONS`: who applies an app's schema migrations (every app with a schema reads it). */
+export function migrationsVar() {
+  return z.preprocess((value) => (value === '' ? undefined : value), z.enum(['start', 'job']).default('start')).register(envDocs, {
+    description:
+      'Who applies the schema\'s migrations: `start`, the service as it starts (under a PostgreSQL advisory lock, so ' +
+      'replicas starting together apply each once); `job`, a migration job run before it (`node migrate.js`), which ' +
+      'the service waits for.',
+  });
+}
+
 /**
  * Every variable a service reads: the common ones, its internal port and own database URL, `MIGRATIONS`, and its own
  * (`extra`). `docs/configuration.md` is generated from it.
@@ -52,12 +62,7 @@ export function serviceEnvShape<E extends z.ZodRawShape>(spec: ServiceConfigSpec
         '`/v1/health/live` (liveness) and Prometheus `/metrics`. Keep it off the Ingress.',
     }),
     [spec.databaseVariable]: ownDatabaseUrlVar(spec.service),
-    MIGRATIONS: z.preprocess((value) => (value === '' ? undefined : value), z.enum(['start', 'job']).default('start')).register(envDocs, {
-      description:
-        'Who applies the schema\'s migrations: `start`, the service as it starts (under a PostgreSQL advisory lock, so ' +
-        'replicas starting together apply each once); `job`, a migration job run before it (`node migrate.js`), which ' +
-        'the service waits for.',
-    }),
+    MIGRATIONS: migrationsVar(),
     ...(spec.extra ?? ({} as E)),
   };
 }

@@ -37,9 +37,13 @@ export const ERROR_STATUS = {
   REQUEST_TIMEOUT: 408,
   /** an `If-Match` that names a version other than the current one (a signing policy changed since it was read) */
   PRECONDITION_FAILED: 412,
+  /** an `Idempotency-Key` whose first request is still running (with `Retry-After`) */
+  IDEMPOTENCY_IN_PROGRESS: 409,
   /** a game that already has as many webhook endpoints as it may (20) */
   WEBHOOK_ENDPOINT_LIMIT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  /** an `Idempotency-Key` used before with another request body */
+  IDEMPOTENCY_KEY_REUSED: 422,
   /** a path segment (an id) longer than 100 characters */
   URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,

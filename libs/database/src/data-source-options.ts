@@ -3,7 +3,7 @@ import { DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
 export interface ServiceDataSourceInput {
   url: string;
   /** The service's own schema; the service touches no other (SPEC §1). */
-  schema: 'identity' | 'wallet' | 'core';
+  schema: 'identity' | 'wallet' | 'core' | 'gateway';
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   entities: MixedList<Function | string | EntitySchema>;
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type

@@ -85,6 +85,18 @@ function messageOf(exception: HttpException): string {
   return typeof message === 'string' ? message : exception.message;
 }
 
+/**
+ * An answer given before (a write replayed by its `Idempotency-Key`), thrown to end the request with it as it was:
+ * its status, headers and body, and `Idempotent-Replayed: true`.
+ */
+export class KeptAnswer {
+  constructor(
+    readonly status: number,
+    readonly headers: Record<string, string>,
+    readonly body: string,
+  ) {}
+}
+
 /** Turns a failure the app knows into the error its caller gets (a database outage into a 503, say). */
 export type ErrorTranslator = (error: unknown) => AppError | undefined;
 
@@ -102,6 +114,11 @@ export class HttpErrorFilter implements ExceptionFilter {
   constructor(private readonly translateError?: ErrorTranslator) {}
 
   catch(thrown: unknown, host: ArgumentsHost): Observable<ErrorPayload> | undefined {
+    if (thrown instanceof KeptAnswer && host.getType() === 'http') {
+      const reply = host.switchToHttp().getResponse<FastifyReply>();
+      void reply.status(thrown.status).headers({ ...thrown.headers, 'idempotent-replayed': 'true' }).send(thrown.body === '' ? undefined : thrown.body);
+      return undefined;
+    }
     const exception = this.translateError?.(thrown) ?? thrown;
     if (host.getType() === 'rpc') {
       return throwError(() => toErrorPayload(exception, (line) => this.logger.error(line)));

@@ -26,6 +26,13 @@ export function bodyProblem(body: unknown): string | undefined {
   return undefined;
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The body's bytes as received (its `Content-Digest` and its `Idempotency-Key` record hash them); absent without a body. */
+    rawBody?: Buffer;
+  }
+}
+
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
 
 /**
@@ -49,8 +56,10 @@ export function installJsonBodyPolicy(fastify: FastifyInstance): void {
       done();
     }
   });
-  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (request, body, done) => {
+    const raw = typeof body === 'string' ? Buffer.from(body) : body;
+    request.rawBody = raw;
+    const text = raw.toString('utf8');
     if (text.trim() === '') {
       done(new AppError('MALFORMED_JSON', 'Request body is empty; send a JSON value'), undefined);
       return;

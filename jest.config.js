@@ -22,7 +22,8 @@ process.env.SOFTHSM2_CONF = join(softhsm, 'softhsm2.conf');
 const { swcTypeScript } = require('./tools/swc-options.cjs');
 
 const moduleNameMapper = Object.fromEntries(
-  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [
+  // Only the workspace's own libraries: other entries give the type checker a package's declarations (structured-headers).
+  Object.entries(compilerOptions.paths).filter(([alias]) => alias.startsWith('@game-wallet/')).map(([alias, [target]]) => [
     `^${alias.replace('/', '\\/')}$`,
     `<rootDir>/${target}`,
   ]),

@@ -24,6 +24,7 @@ export class ApiKeyResolver {
   private readonly logger = new Logger(ApiKeyResolver.name);
   private readonly memory = new LRUCache<string, { state: ResolvedApiKey | null }>({ max: 100_000, ttl: MEMORY_TTL_MS });
   private readonly inFlight = new Map<string, Promise<ResolvedApiKey | null>>();
+  /** last use per key, and per key and signing key (`<keyId> <signingKeyId>`) */
   private readonly lastUse = new Map<string, number>();
   /**
    * The last well-formed key each open connection presented, with its hash: a game server sends the same key on every
@@ -92,9 +93,13 @@ export class ApiKeyResolver {
     return hash;
   }
 
-  /** Notes a use of the key; sent to identity in the next batch. */
-  recordUse(keyId: string): void {
-    this.lastUse.set(keyId, Date.now());
+  /** Notes a use of the key (and of the signing key that signed the request); sent to identity in the next batch. */
+  recordUse(keyId: string, signingKeyId?: string): void {
+    const now = Date.now();
+    this.lastUse.set(keyId, now);
+    if (signingKeyId !== undefined) {
+      this.lastUse.set(`${keyId} ${signingKeyId}`, now);
+    }
   }
 
   async close(): Promise<void> {
@@ -124,13 +129,17 @@ export class ApiKeyResolver {
     if (this.lastUse.size === 0) {
       return;
     }
-    const uses = [...this.lastUse].map(([keyId, at]) => ({ keyId, at }));
+    const uses = [...this.lastUse].map(([entry, at]) => {
+      const [keyId, signingKeyId] = entry.split(' ');
+      return signingKeyId === undefined ? { keyId, at } : { keyId, at, signingKeyId };
+    });
     this.lastUse.clear();
     try {
       await this.transport.call(PATTERNS.identity.touchApiKeys, { payload: { uses }, principal: { kind: 'system' } });
     } catch (error) {
       for (const use of uses) {
-        this.lastUse.set(use.keyId, Math.max(use.at, this.lastUse.get(use.keyId) ?? 0));
+        const entry = 'signingKeyId' in use ? `${use.keyId} ${use.signingKeyId}` : use.keyId;
+        this.lastUse.set(entry, Math.max(use.at, this.lastUse.get(entry) ?? 0));
       }
       this.logger.warn(`Could not record the last use of ${uses.length} API key(s); will retry: ${String(error)}`);
     }

@@ -11,6 +11,11 @@ export interface AuthRequirement {
   profile?: boolean;
   /** a console session (cookie `console_session` or a console token as Bearer) */
   console?: boolean;
+  /**
+   * The route signs with a wallet, or mints a credential that can (a profile JWT): an API key that requires signed
+   * requests for `signing` routes must sign requests to it.
+   */
+  signing?: boolean;
 }
 
 /** The credentials a route accepts; the global guard authenticates, rate-limits and sets the principal. */

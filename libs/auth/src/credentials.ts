@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { SignedMessage } from './request-signature';
 
 export const CONSOLE_COOKIE = 'console_session';
 
@@ -9,6 +10,8 @@ export interface PresentedCredentials {
   consoleCookie?: string;
   /** the connection the request came on: a client that sends the same key again on it is not hashed again */
   connection?: object;
+  /** what a request signature covers, read only when the key requires one */
+  message?: () => SignedMessage;
 }
 
 const BEARER = /^bearer\s+(\S+)\s*$/i;
@@ -23,5 +26,12 @@ export function presentedCredentials(request: FastifyRequest): PresentedCredenti
     bearer: typeof authorization === 'string' ? (BEARER.exec(authorization)?.[1] ?? '') : undefined,
     consoleCookie: cookies?.[CONSOLE_COOKIE],
     connection: request.raw.socket,
+    message: () => ({
+      method: request.method,
+      // As the client addressed it: the scheme and host trusted proxies forwarded (TRUST_PROXY), else the connection's.
+      targetUri: `${request.protocol}://${request.host}${request.url}`,
+      headers: request.headers,
+      body: request.rawBody,
+    }),
   };
 }

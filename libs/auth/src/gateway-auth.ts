@@ -7,6 +7,7 @@ import { ApiKeyResolver } from './api-key-resolver';
 import { AuthRequirement } from './authenticated.decorator';
 import { PresentedCredentials } from './credentials';
 import { RateDecision, RateLimit, RateLimiter } from './rate-limiter';
+import { RequestSignatureVerifier } from './request-signature';
 import { TokenVerifier } from './token-verifier';
 
 export interface GatewayAuthOptions {
@@ -28,6 +29,22 @@ export interface GatewayAuthOptions {
   signingPerWallet: RateLimit;
 }
 
+/** Whether the key's setting names this route: every route (`all`), or those that sign or mint a JWT (`signing`). */
+export function requiresSignature(key: ResolvedApiKey, requirement: AuthRequirement): boolean {
+  switch (key.signedRequests) {
+    case undefined:
+    case 'off':
+      return false;
+    case 'signing':
+      return requirement.signing === true;
+    case 'all':
+      return true;
+    default:
+      // A setting this gateway does not know (a newer identity's): the strictest reading.
+      return true;
+  }
+}
+
 /**
  * Everything the gateway needs to authenticate a request, made once per process and shared by its ports: API-key
  * resolution, local token verification, rate limits, and the broadcast subscription that keeps them current.
@@ -37,6 +54,7 @@ export class GatewayAuth {
   readonly tokens: TokenVerifier;
   private readonly limiter: RateLimiter;
   private readonly subscriber: BroadcastSubscriber;
+  private readonly signatures: RequestSignatureVerifier;
   /** Client IPs over their failed-authentication budget, and until when (epoch ms). */
   private readonly blockedIps = new Map<string, number>();
 
@@ -45,6 +63,10 @@ export class GatewayAuth {
     this.apiKeys = new ApiKeyResolver(options.transport, options.redis, options.keyPrefix, options.keys, rejections('shared API-key cache entries'));
     this.tokens = new TokenVerifier(options.transport, options.jwtIssuer, options.keyPrefix, options.keys, rejections('revocation broadcasts'));
     this.limiter = new RateLimiter(options.redis, options.keyPrefix);
+    // A nonce is taken once across every gateway (SET NX) and remembered as long as its signature could be accepted.
+    this.signatures = new RequestSignatureVerifier(async (keyId, nonce, ttlSeconds) =>
+      (await options.redis.set(`${options.keyPrefix}:signature-nonce:${keyId}:${nonce}`, '1', 'EX', ttlSeconds, 'NX')) === 'OK',
+    );
     this.subscriber = new BroadcastSubscriber(options.redisUrl, 'gateway');
   }
 
@@ -74,7 +96,7 @@ export class GatewayAuth {
     }
     if (credentials.apiKey !== undefined) {
       const key = this.apiKeys.resolve(credentials.apiKey, credentials.connection);
-      return key instanceof Promise ? key.then((resolved) => this.keyPrincipal(resolved)) : this.keyPrincipal(key);
+      return key instanceof Promise ? key.then((resolved) => this.keyPrincipal(resolved, credentials, requirement)) : this.keyPrincipal(key, credentials, requirement);
     }
     if (credentials.bearer !== undefined) {
       if (credentials.bearer === '') {
@@ -91,15 +113,29 @@ export class GatewayAuth {
     throw new AppError('UNAUTHENTICATED', 'An API key (x-api-key) or a bearer token is required');
   }
 
-  private keyPrincipal(key: ResolvedApiKey | null): Principal {
+  /**
+   * The principal of a resolved key: 401 for an unknown one, 403 for an inactive one, and for a key that requires
+   * signed requests on this route, 401 unless the request carries a signature by one of its signing keys.
+   */
+  private keyPrincipal(key: ResolvedApiKey | null, credentials: PresentedCredentials, requirement: AuthRequirement): Principal | Promise<Principal> {
     if (!key) {
       throw new AppError('INVALID_API_KEY', 'The API key is not valid');
     }
     if (!key.active) {
       throw new AppError('API_KEY_INACTIVE', 'The API key is inactive');
     }
-    this.apiKeys.recordUse(key.keyId);
-    return { kind: 'apiKey', applicationId: key.applicationId, keyId: key.keyId };
+    const principal: Principal = { kind: 'apiKey', applicationId: key.applicationId, keyId: key.keyId };
+    if (!requiresSignature(key, requirement)) {
+      this.apiKeys.recordUse(key.keyId);
+      return principal;
+    }
+    if (!credentials.message) {
+      throw new AppError('SIGNATURE_REQUIRED', 'This API key requires signed requests');
+    }
+    return this.signatures.verify(credentials.message(), key).then((signingKeyId) => {
+      this.apiKeys.recordUse(key.keyId, signingKeyId);
+      return principal;
+    });
   }
 
   /**

@@ -6,3 +6,4 @@ export * from './credentials';
 export * from './gateway-auth';
 export * from './rate-limiter';
 export * from './token-verifier';
+export * from './request-signature';

@@ -14,6 +14,7 @@ describe(grantsAllow.name, () => {
       'apiKeys.create',
       'apiKeys.update',
       'apiKeys.delete',
+      'apiKeys.signing',
       'webhooks.read',
       'webhooks.manage',
       'webhooks.deliver',
@@ -50,9 +51,9 @@ describe(grantsAllow.name, () => {
     expect(grantsAllow([], 'games.read', GAME)).toBe(false);
   });
 
-  it('needs a step-up exactly for creating and deleting API keys, managing webhook endpoints, changing the policy, managing operators and the settings', () => {
+  it('needs a step-up exactly for creating and deleting API keys, changing their request signing, managing webhook endpoints, changing the policy, managing operators and the settings', () => {
     const stepUp = (Object.keys(CONSOLE_PERMISSIONS) as ConsolePermission[]).filter((permission) => CONSOLE_PERMISSIONS[permission].stepUp);
-    expect(stepUp).toEqual(['apiKeys.create', 'apiKeys.delete', 'webhooks.manage', 'policy.write', 'operators.manage', 'settings.manage']);
+    expect(stepUp).toEqual(['apiKeys.create', 'apiKeys.delete', 'apiKeys.signing', 'webhooks.manage', 'policy.write', 'operators.manage', 'settings.manage']);
     expect(CONSOLE_ROLES).toEqual(['owner', 'admin', 'developer', 'support', 'viewer']);
   });
 });

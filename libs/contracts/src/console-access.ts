@@ -50,6 +50,12 @@ export const CONSOLE_PERMISSIONS = {
   'apiKeys.create': { roles: DEVELOPERS, scope: 'game', stepUp: true, summary: 'create an API key' },
   'apiKeys.update': { roles: DEVELOPERS, scope: 'game', stepUp: false, summary: 'activate or deactivate an API key' },
   'apiKeys.delete': { roles: DEVELOPERS, scope: 'game', stepUp: true, summary: 'delete an API key' },
+  'apiKeys.signing': {
+    roles: DEVELOPERS,
+    scope: 'game',
+    stepUp: true,
+    summary: "register or remove an API key's request-signing keys; require signed requests or stop requiring them",
+  },
   'webhooks.read': { roles: READERS, scope: 'game', stepUp: false, summary: 'see webhook endpoints and their delivery log (never a secret)' },
   'webhooks.manage': { roles: DEVELOPERS, scope: 'game', stepUp: true, summary: 'add, change, delete webhook endpoints; rotate their secrets' },
   'webhooks.deliver': { roles: DEVELOPERS, scope: 'game', stepUp: false, summary: 'send a test event; redeliver events' },

@@ -19,6 +19,10 @@ export const ERROR_STATUS = {
   TOKEN_EXPIRED: 401,
   TOKEN_REVOKED: 401,
   INVALID_CREDENTIALS: 401,
+  /** an API key that requires signed requests (RFC 9421) used without a signature on a route its setting names */
+  SIGNATURE_REQUIRED: 401,
+  /** a request signature that does not hold: the message says which part failed */
+  INVALID_SIGNATURE: 401,
   /** a console action that needs a second factor given within the last 5 minutes (SPEC §11) */
   STEP_UP_REQUIRED: 401,
   API_KEY_INACTIVE: 403,
@@ -33,12 +37,19 @@ export const ERROR_STATUS = {
   API_KEY_NOT_FOUND: 404,
   WEBHOOK_ENDPOINT_NOT_FOUND: 404,
   WEBHOOK_DELIVERY_NOT_FOUND: 404,
+  SIGNING_KEY_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   /** an `If-Match` that names a version other than the current one (a signing policy changed since it was read) */
   PRECONDITION_FAILED: 412,
   /** an `Idempotency-Key` whose first request is still running (with `Retry-After`) */
   IDEMPOTENCY_IN_PROGRESS: 409,
+  /** an API key that already has as many request-signing keys as it may (3) */
+  SIGNING_KEY_LIMIT: 409,
+  /** a request-signing key already registered for the API key */
+  SIGNING_KEY_EXISTS: 409,
+  /** requiring signed requests of an API key without a signing key, or removing the last one while they are required */
+  SIGNING_KEY_REQUIRED: 409,
   /** a game that already has as many webhook endpoints as it may (20) */
   WEBHOOK_ENDPOINT_LIMIT: 409,
   PAYLOAD_TOO_LARGE: 413,

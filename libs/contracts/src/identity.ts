@@ -32,6 +32,38 @@ export interface ApiKeyView {
   active: boolean;
   createdAt: string;
   lastUsedAt: string | null;
+  /** Which requests with this key must carry an RFC 9421 signature by one of its signing keys. */
+  signedRequests: SignedRequests;
+  /** Its registered request-signing public keys (at most {@link SIGNING_KEYS_PER_API_KEY}). */
+  signingKeys: SigningKeyView[];
+}
+
+/**
+ * Which requests of an API key must be signed (RFC 9421): `off`, none; `signing`, those that sign or mint a credential
+ * that can (sign, sign-transaction, sign-typed-data, a profile's authenticate); `all`, every request.
+ */
+export const SIGNED_REQUESTS = ['off', 'signing', 'all'] as const;
+export type SignedRequests = (typeof SIGNED_REQUESTS)[number];
+
+/** RFC 9421 algorithms a signing key may use: Ed25519 or ECDSA P-256 with SHA-256. */
+export const REQUEST_SIGNATURE_ALGORITHMS = ['ed25519', 'ecdsa-p256-sha256'] as const;
+export type RequestSignatureAlgorithm = (typeof REQUEST_SIGNATURE_ALGORITHMS)[number];
+
+/** An API key may register this many request-signing keys (two for rotation, one spare). */
+export const SIGNING_KEYS_PER_API_KEY = 3;
+
+/** A public key as a JWK (RFC 7517): Ed25519 (`OKP`) or P-256 (`EC`). */
+export type SigningPublicJwk = { kty: 'OKP'; crv: 'Ed25519'; x: string } | { kty: 'EC'; crv: 'P-256'; x: string; y: string };
+
+/** A registered request-signing key; its `id` is the `keyid` requests name. */
+export interface SigningKeyView {
+  /** the RFC 7638 JWK thumbprint (SHA-256, base64url): the key's fingerprint and the `keyid` of its signatures */
+  id: string;
+  name: string;
+  algorithm: RequestSignatureAlgorithm;
+  publicKey: SigningPublicJwk;
+  createdAt: string;
+  lastUsedAt: string | null;
 }
 
 /** The answer to a key creation: the only time the secret (`key`) is ever returned. */
@@ -44,6 +76,10 @@ export interface ResolvedApiKey {
   keyId: string;
   applicationId: string;
   active: boolean;
+  /** absent in entries of an earlier version: `off` */
+  signedRequests?: SignedRequests;
+  /** the public keys the key's requests may be signed with */
+  signingKeys?: { id: string; algorithm: RequestSignatureAlgorithm; publicKey: SigningPublicJwk }[];
 }
 
 export interface ProfileView {

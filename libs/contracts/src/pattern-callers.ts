@@ -23,6 +23,8 @@ export const PATTERN_CALLERS = {
   'identity.apiKeys.create': ['gateway'],
   'identity.apiKeys.update': ['gateway'],
   'identity.apiKeys.delete': ['gateway'],
+  'identity.apiKeys.signingKeys.add': ['gateway'],
+  'identity.apiKeys.signingKeys.remove': ['gateway'],
   'identity.games.list': ['gateway'],
   'identity.games.create': ['gateway'],
   'identity.games.get': ['gateway'],

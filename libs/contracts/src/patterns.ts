@@ -1,5 +1,7 @@
 import {
   ApiKeyView,
+  SignedRequests,
+  SigningKeyView,
   AuditEntryView,
   AuditExportLineView,
   AuditExportRequest,
@@ -55,6 +57,8 @@ export const PATTERNS = {
     createApiKey: 'identity.apiKeys.create',
     updateApiKey: 'identity.apiKeys.update',
     deleteApiKey: 'identity.apiKeys.delete',
+    addSigningKey: 'identity.apiKeys.signingKeys.add',
+    removeSigningKey: 'identity.apiKeys.signingKeys.remove',
     listGames: 'identity.games.list',
     createGame: 'identity.games.create',
     getGame: 'identity.games.get',
@@ -150,10 +154,12 @@ export interface PingResponse {
 export interface PatternContract {
   'identity.ping': { request: Record<string, never>; response: PingResponse };
   'identity.apiKeys.resolve': { request: { hash: string }; response: ResolvedApiKey | null };
-  'identity.apiKeys.touch': { request: { uses: { keyId: string; at: number }[] }; response: { updated: number } };
+  'identity.apiKeys.touch': { request: { uses: { keyId: string; at: number; signingKeyId?: string }[] }; response: { updated: number } };
   'identity.apiKeys.list': { request: { gameId: string }; response: { items: ApiKeyView[] } };
   'identity.apiKeys.create': { request: { gameId: string; name?: string }; response: CreatedApiKeyView };
-  'identity.apiKeys.update': { request: { gameId: string; keyId: string; active: boolean }; response: ApiKeyView };
+  'identity.apiKeys.update': { request: { gameId: string; keyId: string; active?: boolean; signedRequests?: SignedRequests }; response: ApiKeyView };
+  'identity.apiKeys.signingKeys.add': { request: { gameId: string; keyId: string; name?: string; publicKey: string | Record<string, unknown> }; response: SigningKeyView };
+  'identity.apiKeys.signingKeys.remove': { request: { gameId: string; keyId: string; signingKeyId: string }; response: { deleted: true } };
   'identity.apiKeys.delete': { request: { gameId: string; keyId: string; revokeTokens?: boolean }; response: { deleted: true } };
   'identity.games.list': { request: PageRequest; response: Page<GameSummaryView> };
   'identity.games.create': { request: { name: string }; response: GameView };

@@ -99,6 +99,12 @@ export interface ApiKeyChangedData {
   active?: boolean;
   /** `deleted`: true when every profile token the key issued was revoked too (`revokeTokens=true`) */
   revokeTokens?: boolean;
+  /** `updated`: which requests must now be signed (`off`, `signing`, `all`), when that changed */
+  signedRequests?: string;
+  /** `updated`: the fingerprint (`keyid`) of a request-signing key registered */
+  signingKeyAdded?: string;
+  /** `updated`: the fingerprint (`keyid`) of a request-signing key removed */
+  signingKeyRemoved?: string;
   actor: EventActor;
 }
 

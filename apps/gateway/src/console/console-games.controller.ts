@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Put, Query, Res, StreamableFile } from '@nestjs/common';
 import { Authenticated, Caller, ServiceCaller } from '@game-wallet/auth';
-import { ApiKeyView, AppError, AuditEntryView, ConsolePlayerView, CreatedApiKeyView, GameSummaryView, GameView, PAGE_LIMIT, PATTERNS, Page, PolicyDifferenceView, PolicyEvaluationView, PolicyReplayView, SigningPolicyDraftView, SigningPolicyVersionView, SigningPolicyView, encodeCursor, isUuid } from '@game-wallet/contracts';
+import { ApiKeyView, AppError, SIGNED_REQUESTS, SigningKeyView, AuditEntryView, ConsolePlayerView, CreatedApiKeyView, GameSummaryView, GameView, PAGE_LIMIT, PATTERNS, Page, PolicyDifferenceView, PolicyEvaluationView, PolicyReplayView, SigningPolicyDraftView, SigningPolicyVersionView, SigningPolicyView, encodeCursor, isUuid } from '@game-wallet/contracts';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { Readable } from 'node:stream';
@@ -11,7 +11,28 @@ import { etagOf, parseEvaluation, parseIfMatch, parseReplay, parseSigningPolicyI
 
 export const createGameBody = z.object({ name: nameField }).strict();
 export const createKeyBody = z.object({ name: nameField.optional() }).strict();
-export const updateKeyBody = z.object({ active: z.boolean({ error: 'must be true or false' }) }).strict();
+export const updateKeyBody = z
+  .object({
+    active: z.boolean({ error: 'must be true or false' }).optional(),
+    signedRequests: z.enum(SIGNED_REQUESTS, { error: 'must be off, signing or all' }).optional().describe('which requests with this key must be signed (RFC 9421)'),
+  })
+  .strict()
+  .refine((body) => body.active !== undefined || body.signedRequests !== undefined, { message: 'give active, signedRequests or both' });
+const PUBLIC_KEY_PEM_MAX = 4096;
+const jwkMember = z.string({ error: 'must be a string' }).max(200, 'must be at most 200 characters');
+/** A request-signing public key: a PEM (SPKI) or a JWK (Ed25519 or P-256); identity reads it. */
+export const addSigningKeyBody = z
+  .object({
+    name: nameField.optional(),
+    publicKey: z.union(
+      [
+        z.string().min(1, 'must not be empty').max(PUBLIC_KEY_PEM_MAX, `must be at most ${PUBLIC_KEY_PEM_MAX} characters`),
+        z.object({ kty: jwkMember, crv: jwkMember, x: jwkMember, y: jwkMember.optional(), d: jwkMember.optional(), alg: jwkMember.optional(), kid: jwkMember.optional(), use: jwkMember.optional() }).strict(),
+      ],
+      { error: 'must be a PEM public key or a JWK object (kty, crv, x, and y for P-256)' },
+    ),
+  })
+  .strict();
 /** The players list's filter: an exact `uniqueId` (what `POST /v1/player/create` takes), empty meaning none. */
 export const playersQuery = z.object({
   uniqueId: z
@@ -74,6 +95,28 @@ export class ConsoleGamesController {
     @Caller() caller: ServiceCaller,
   ): Promise<ApiKeyView> {
     return this.services.call(PATTERNS.identity.updateApiKey, { gameId, keyId, ...parseBody(updateKeyBody, body) }, caller);
+  }
+
+  /** Registers a public key the key's requests may be signed with (RFC 9421); at most three per key. */
+  @Post(':gameId/api-keys/:keyId/signing-keys')
+  addSigningKey(
+    @Param('gameId') gameId: string,
+    @Param('keyId') keyId: string,
+    @Body() body: unknown,
+    @Caller() caller: ServiceCaller,
+  ): Promise<SigningKeyView> {
+    return this.services.call(PATTERNS.identity.addSigningKey, { gameId, keyId, ...parseBody(addSigningKeyBody, body) }, caller);
+  }
+
+  @Delete(':gameId/api-keys/:keyId/signing-keys/:signingKeyId')
+  @HttpCode(204)
+  async removeSigningKey(
+    @Param('gameId') gameId: string,
+    @Param('keyId') keyId: string,
+    @Param('signingKeyId') signingKeyId: string,
+    @Caller() caller: ServiceCaller,
+  ): Promise<void> {
+    await this.services.call(PATTERNS.identity.removeSigningKey, { gameId, keyId, signingKeyId }, caller);
   }
 
   /** `?revokeTokens=true` also revokes every profile token the key issued (SPEC §11). */

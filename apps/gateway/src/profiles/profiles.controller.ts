@@ -8,10 +8,10 @@ import { parseDuration } from './authenticate-body';
 export class ProfilesController {
   constructor(private readonly services: ServiceCalls) {}
 
-  /** SPEC §4.1: a profile JWT for the profile; 200, not 201. */
+  /** SPEC §4.1: a profile JWT for the profile; 200, not 201. It mints a credential that can sign: a signing route. */
   @Post(':id/authenticate')
   @HttpCode(200)
-  @Authenticated({ apiKey: true, profile: true })
+  @Authenticated({ apiKey: true, profile: true, signing: true })
   authenticate(@Param('id') id: string, @Body() body: unknown, @Caller() caller: ServiceCaller): Promise<IssuedToken> {
     return this.services.call(PATTERNS.identity.authenticateProfile, { profileId: id, duration: parseDuration(body) }, caller);
   }

@@ -5,6 +5,9 @@ import { ServiceCalls } from '../services/service-calls';
 import { SigningRateGuard } from './signing-rate.guard';
 import { parseSignBody, parseSignTransactionBody, parseSignTypedDataBody, parseWalletQuery } from './wallet-input';
 
+/** Routes that sign: an API key that requires signed requests for signing routes must sign these. */
+const SIGNING_ROUTE = { apiKey: true, profile: true, signing: true };
+
 @Controller('v1/wallet')
 @Authenticated({ apiKey: true, profile: true })
 export class WalletsController {
@@ -24,6 +27,7 @@ export class WalletsController {
 
   /** SPEC §11: a transaction signed by the wallet (the caller broadcasts it). */
   @Post(':walletId/sign-transaction')
+  @Authenticated(SIGNING_ROUTE)
   @UseGuards(SigningRateGuard)
   @HttpCode(200)
   signTransaction(@Param('walletId') walletId: string, @Body() body: unknown, @Caller() caller: ServiceCaller): Promise<SignedTransactionView> {
@@ -32,6 +36,7 @@ export class WalletsController {
 
   /** SPEC §11: EIP-712 typed data signed by the wallet. */
   @Post(':walletId/sign-typed-data')
+  @Authenticated(SIGNING_ROUTE)
   @UseGuards(SigningRateGuard)
   @HttpCode(200)
   signTypedData(@Param('walletId') walletId: string, @Body() body: unknown, @Caller() caller: ServiceCaller): Promise<SignatureView> {
@@ -40,6 +45,7 @@ export class WalletsController {
 
   /** SPEC §4.5: a signature by the wallet's key on one chain. */
   @Post(':walletId/sign')
+  @Authenticated(SIGNING_ROUTE)
   @UseGuards(SigningRateGuard)
   @HttpCode(200)
   sign(@Param('walletId') walletId: string, @Body() body: unknown, @Caller() caller: ServiceCaller): Promise<SignatureView> {

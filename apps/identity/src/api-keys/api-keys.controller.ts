@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { ApiKeyView, CreatedApiKeyView, PATTERNS, ResolvedApiKey, requireSystem } from '@game-wallet/contracts';
+import { ApiKeyView, AppError, CreatedApiKeyView, PATTERNS, ResolvedApiKey, SigningKeyView, requireSystem } from '@game-wallet/contracts';
 import { EnvelopeOf, Handles } from '@game-wallet/transport';
 import { ConsoleAccessService } from '../access/console-access.service';
 import { ApiKeysService } from './api-keys.service';
@@ -24,10 +24,36 @@ export class ApiKeysController {
     return this.keys.create(payload.gameId, payload.name, this.access.acting(caller, payload.gameId));
   }
 
+  /** `active` needs `apiKeys.update`; `signedRequests` needs `apiKeys.signing` (with step-up); both, both. */
   @Handles(PATTERNS.identity.updateApiKey)
   async update(@Payload() { payload, principal }: EnvelopeOf<'identity.apiKeys.update'>): Promise<ApiKeyView> {
-    const caller = await this.access.require(principal, 'apiKeys.update', payload.gameId);
-    return this.keys.setActive(payload.gameId, payload.keyId, payload.active, this.access.acting(caller, payload.gameId));
+    const { gameId, keyId, active, signedRequests } = payload;
+    if (active === undefined && signedRequests === undefined) {
+      throw new AppError('VALIDATION_FAILED', 'body: give active, signedRequests or both');
+    }
+    const caller = await this.access.require(principal, signedRequests === undefined ? 'apiKeys.update' : 'apiKeys.signing', gameId);
+    if (active !== undefined && signedRequests !== undefined) {
+      await this.access.require(principal, 'apiKeys.update', gameId);
+    }
+    const acting = this.access.acting(caller, gameId);
+    let view = signedRequests === undefined ? undefined : await this.keys.setSignedRequests(gameId, keyId, signedRequests, acting);
+    if (active !== undefined) {
+      view = await this.keys.setActive(gameId, keyId, active, acting);
+    }
+    return view as ApiKeyView;
+  }
+
+  @Handles(PATTERNS.identity.addSigningKey)
+  async addSigningKey(@Payload() { payload, principal }: EnvelopeOf<'identity.apiKeys.signingKeys.add'>): Promise<SigningKeyView> {
+    const caller = await this.access.require(principal, 'apiKeys.signing', payload.gameId);
+    return this.keys.addSigningKey(payload.gameId, payload.keyId, payload, this.access.acting(caller, payload.gameId));
+  }
+
+  @Handles(PATTERNS.identity.removeSigningKey)
+  async removeSigningKey(@Payload() { payload, principal }: EnvelopeOf<'identity.apiKeys.signingKeys.remove'>): Promise<{ deleted: true }> {
+    const caller = await this.access.require(principal, 'apiKeys.signing', payload.gameId);
+    await this.keys.removeSigningKey(payload.gameId, payload.keyId, payload.signingKeyId, this.access.acting(caller, payload.gameId));
+    return { deleted: true };
   }
 
   @Handles(PATTERNS.identity.deleteApiKey)

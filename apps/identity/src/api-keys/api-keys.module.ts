@@ -8,9 +8,10 @@ import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
 import { ApiKeyEntity } from './entities/api-key.entity';
+import { RequestSigningKeyEntity } from './entities/request-signing-key.entity';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiKeyEntity]), GamesModule, AuditModule, TokensModule],
+  imports: [TypeOrmModule.forFeature([ApiKeyEntity, RequestSigningKeyEntity]), GamesModule, AuditModule, TokensModule],
   controllers: [ApiKeysController],
   providers: [ApiKeysRepository, ApiKeysService, ApiKeyCache],
 })

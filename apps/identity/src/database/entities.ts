@@ -1,4 +1,5 @@
 import { ApiKeyEntity } from '../api-keys/entities/api-key.entity';
+import { RequestSigningKeyEntity } from '../api-keys/entities/request-signing-key.entity';
 import { AuditEventEntity } from '../audit/entities/audit-event.entity';
 import { GameEntity } from '../games/entities/game.entity';
 import { ConsoleSessionEntity } from '../operators/entities/console-session.entity';
@@ -17,6 +18,7 @@ import { SigningKeyEntity } from '../tokens/entities/signing-key.entity';
 export const IDENTITY_ENTITIES = [
   GameEntity,
   ApiKeyEntity,
+  RequestSigningKeyEntity,
   ProfileEntity,
   ProfileRevocationEntity,
   ApiKeyRevocationEntity,

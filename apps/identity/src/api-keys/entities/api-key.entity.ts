@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { SignedRequests } from '@game-wallet/contracts';
 
 /** An API key. Only the SHA-256 of the secret is kept (`keyHash`, hex); the secret is shown once, at creation. */
 @Entity({ name: 'api_keys' })
@@ -26,4 +27,8 @@ export class ApiKeyEntity {
 
   @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true })
   lastUsedAt!: Date | null;
+
+  /** Which of its requests must carry a signature by one of its request-signing keys. */
+  @Column({ name: 'signed_requests', type: 'varchar', length: 8 })
+  signedRequests!: SignedRequests;
 }

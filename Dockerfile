@@ -98,7 +98,7 @@ COPY --from=build /out/ ./
 USER 1000:1000
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["/usr/bin/tini", "--"]
-# Also in the image: migrate.js (identity, wallet, core: the schema's migrations, for MIGRATIONS=job), and the
+# Also in the image: migrate.js (every app: its schema's migrations, for MIGRATIONS=job), and the
 # operator commands cli/rewrap.js and cli/hsm-create-key.js (wallet), cli/rotate-signing-key.js and
 # cli/create-operator.js (identity: `node cli/create-operator.js --email you@example.com` prints a one-time invitation
 # link for the first owner) and cli/audit-verify.js (identity: checks a game's audit export). With

@@ -9,8 +9,9 @@
 -- The passwords reach the server as in any CREATE ROLE … PASSWORD: run it with statement logging off, or give SCRAM
 -- verifiers (`SCRAM-SHA-256$…`, which PostgreSQL stores as they are) instead of the passwords themselves.
 --
--- gw_identity, gw_wallet, gw_core: each owns its service's schema (it runs its own migrations there; identity also owns
--- `webhook_queue`, its webhook delivery queue) and can touch nothing else: no other schema, no `public`, no new schemas. gw_gateway can only connect (its health check).
+-- gw_identity, gw_wallet, gw_core, gw_gateway: each owns its app's schema (identity, wallet, core, gateway; it runs its
+-- own migrations there; identity also owns `webhook_queue`, its webhook delivery queue, and the gateway's schema holds
+-- the answers kept for `Idempotency-Key`) and can touch nothing else: no other schema, no `public`, no new schemas.
 -- Each app then gets its own URL: IDENTITY_DATABASE_URL, WALLET_DATABASE_URL, CORE_DATABASE_URL, GATEWAY_DATABASE_URL.
 
 -- The passwords reach the block below as session settings (psql does not expand variables inside $$ … $$).
@@ -39,27 +40,25 @@ BEGIN
     EXECUTE format('ALTER ROLE %I WITH LOGIN NOCREATEDB NOCREATEROLE NOINHERIT PASSWORD %L',
       role, current_setting('game_wallet.' || app || '_password'));
     EXECUTE format('GRANT CONNECT ON DATABASE %I TO %I', current_database(), role);
-    IF app <> 'gateway' THEN
-      -- Who runs this must be a member of the role to give it a schema (a superuser always is).
-      EXECUTE format('GRANT %I TO %I', role, current_user);
-      -- identity also owns the webhook delivery queue (pg-boss), in a schema of its own.
-      FOREACH owned IN ARRAY CASE app WHEN 'identity' THEN ARRAY['identity', 'webhook_queue'] ELSE ARRAY[app] END LOOP
-        EXECUTE format('CREATE SCHEMA IF NOT EXISTS %I AUTHORIZATION %I', owned, role);
-        EXECUTE format('ALTER SCHEMA %I OWNER TO %I', owned, role);
-        EXECUTE format('REVOKE ALL ON SCHEMA %I FROM PUBLIC', owned);
-        -- Sequences that belong to a column (serial, identity) follow their table; only free ones are handed over alone.
-        FOR object IN
-          SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-          WHERE n.nspname = owned AND c.relkind IN ('r', 'p', 'S', 'v', 'm')
-            AND NOT (c.relkind = 'S' AND EXISTS (
-              SELECT FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype IN ('a', 'i')))
-        LOOP
-          EXECUTE format('ALTER %s %I.%I OWNER TO %I',
-            CASE object.relkind WHEN 'S' THEN 'SEQUENCE' WHEN 'v' THEN 'VIEW' WHEN 'm' THEN 'MATERIALIZED VIEW' ELSE 'TABLE' END,
-            owned, object.relname, role);
-        END LOOP;
+    -- Who runs this must be a member of the role to give it a schema (a superuser always is).
+    EXECUTE format('GRANT %I TO %I', role, current_user);
+    -- identity also owns the webhook delivery queue (pg-boss), in a schema of its own.
+    FOREACH owned IN ARRAY CASE app WHEN 'identity' THEN ARRAY['identity', 'webhook_queue'] ELSE ARRAY[app] END LOOP
+      EXECUTE format('CREATE SCHEMA IF NOT EXISTS %I AUTHORIZATION %I', owned, role);
+      EXECUTE format('ALTER SCHEMA %I OWNER TO %I', owned, role);
+      EXECUTE format('REVOKE ALL ON SCHEMA %I FROM PUBLIC', owned);
+      -- Sequences that belong to a column (serial, identity) follow their table; only free ones are handed over alone.
+      FOR object IN
+        SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = owned AND c.relkind IN ('r', 'p', 'S', 'v', 'm')
+          AND NOT (c.relkind = 'S' AND EXISTS (
+            SELECT FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype IN ('a', 'i')))
+      LOOP
+        EXECUTE format('ALTER %s %I.%I OWNER TO %I',
+          CASE object.relkind WHEN 'S' THEN 'SEQUENCE' WHEN 'v' THEN 'VIEW' WHEN 'm' THEN 'MATERIALIZED VIEW' ELSE 'TABLE' END,
+          owned, object.relname, role);
       END LOOP;
-    END IF;
+    END LOOP;
   END LOOP;
 END
 $roles$;

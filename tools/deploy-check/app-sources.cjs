@@ -128,20 +128,25 @@ function appEnvironment(root, app) {
       known.add(match[1]);
     }
     // Production checks: `if (!env.A && !env[spec.databaseVariable]) { …must be set… }` needs one of them set;
-    // `requireInProduction(env, ['REDIS_URL', ...(spec.requiredInProduction ?? [])], …)` needs each.
+    // `requireInProduction(env, ['REDIS_URL', ...(spec.requiredInProduction ?? [])], …)` needs each. A check naming a
+    // `spec.` property the app's config does not give belongs to a helper the app does not call (a libs/config file
+    // is followed for another of its exports): it is left out, rather than read as requiring its other names alone.
     for (const match of text.matchAll(/if\s*\(([^{};]*?!env[.[][^{};]*?)\)\s*\{/g)) {
       for (const alternative of match[1].split('||')) {
         const oneOf = [];
+        let unresolved = false;
         for (const [, dotted, indexed] of alternative.matchAll(/!env(?:\.(\w+)|\[([^\]]+)\])/g)) {
           const spec = /^spec\.(\w+)$/.exec(indexed?.trim() ?? '');
           if (dotted || spec) {
             const name = dotted ?? specValue(spec[1]);
             if (name) {
               oneOf.push(name);
+            } else {
+              unresolved = true;
             }
           }
         }
-        if (oneOf.length > 0) {
+        if (oneOf.length > 0 && !unresolved) {
           productionGroups.push({ names: oneOf, source: source(file) });
         }
       }

@@ -176,6 +176,18 @@ describe(runChecks.name, () => {
     ]);
   });
 
+  it("fails when the gateway or its migration Job lacks the gateway's database URL, and asks for nothing else", async () => {
+    const dir = copy();
+    edit(dir, 'k8s/base/gateway/deployment.yaml', /\n\s+- name: GATEWAY_DATABASE_URL\n(\s+.*\n){4}/, '\n');
+    edit(dir, 'k8s/overlays/production/migrations/gateway-migrate.yaml', /\n\s+- name: GATEWAY_DATABASE_URL\n(\s+.*\n){4}/, '\n');
+
+    await expect(check(dir, 'environment')).resolves.toEqual([
+      'overlays/development: Deployment/gateway (gateway): one of GATEWAY_DATABASE_URL, DATABASE_URL must be set (NODE_ENV=production) (apps/gateway/src/config.ts) but is not',
+      'overlays/production: Deployment/gateway (gateway): one of GATEWAY_DATABASE_URL, DATABASE_URL must be set (NODE_ENV=production) (apps/gateway/src/config.ts) but is not',
+      'overlays/production: Job/gateway-migrate (migrate): one of GATEWAY_DATABASE_URL, DATABASE_URL must be set (NODE_ENV=production) (apps/gateway/src/config.ts) but is not',
+    ]);
+  });
+
   it('fails when a variable is set that the app does not read', async () => {
     const dir = copy();
     edit(dir, 'k8s/overlays/production/wallet.env', 'MIGRATIONS=job', 'MIGRATIONS=job\nKEYGEN_THREADS=2');

@@ -47,7 +47,7 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
  * commands, and nothing of another app's (no other app's commands, the console only in the gateway's).
  */
 const BUNDLES = {
-  gateway: ['console', 'main.js'],
+  gateway: ['console', 'main.js', 'migrate.js'],
   identity: ['cli/audit-verify.js', 'cli/create-operator.js', 'cli/rotate-signing-key.js', 'main.js', 'migrate.js'],
   wallet: ['cli/hsm-create-key.js', 'cli/rewrap.js', 'keys', 'main.js', 'migrate.js'],
   core: ['main.js', 'migrate.js'],

@@ -22,8 +22,8 @@ import { Client } from 'pg';
 
 /**
  * The platform as docs/security.md runs it: each app connects to Redis over TLS as an ACL user of its own (rules
- * from `redisAclRules`, which docs/security.md, the compose file and the k8s docs print), and each service to
- * PostgreSQL as a role that owns only its schema (`deploy/postgres/roles.sql`); the gateway's role can only connect.
+ * from `redisAclRules`, which docs/security.md, the compose file and the k8s docs print), and each app to PostgreSQL
+ * as a role that owns only its schema (`deploy/postgres/roles.sql`), the gateway's being `gateway`.
  */
 describe('the platform under least-privilege credentials', () => {
   const prefix = 'gw-lp';
@@ -139,7 +139,7 @@ describe('the platform under least-privilege credentials', () => {
     }
   });
 
-  it("gives each service only its own schema, and the gateway's role nothing but a connection", async () => {
+  it('gives each app only its own schema', async () => {
     const as = async (app: AppName, sql: string): Promise<string> => {
       const client = new Client({ connectionString: roleUrl(app) });
       await client.connect();
@@ -162,10 +162,15 @@ describe('the platform under least-privilege credentials', () => {
       ['core', 'SELECT count(*) FROM identity.api_keys', 'denied'],
       ['identity', 'SELECT count(*) FROM wallet.wallets', 'denied'],
       ['gateway', 'SELECT count(*) FROM identity.api_keys', 'denied'],
-      ['gateway', 'SELECT 1', 'allowed'],
+      ['gateway', 'SELECT count(*) FROM wallet.wallets', 'denied'],
+      // migrated by the gateway as it started, as gw_gateway
+      ['gateway', 'SELECT count(*) FROM gateway.idempotency_keys', 'allowed'],
+      ['gateway', 'CREATE TABLE gateway.owned_probe (id int); DROP TABLE gateway.owned_probe', 'allowed'],
+      ['identity', 'SELECT count(*) FROM gateway.idempotency_keys', 'denied'],
       ['identity', 'CREATE TABLE public.stray (id int)', 'denied'],
       ['core', 'CREATE SCHEMA stray', 'denied'],
       ['gateway', 'CREATE TABLE public.stray (id int)', 'denied'],
+      ['gateway', 'CREATE SCHEMA stray', 'denied'],
     ];
     for (const [app, sql, expected] of cases) {
       expect(`${app}: ${sql}: ${await as(app, sql)}`).toBe(`${app}: ${sql}: ${expected}`);

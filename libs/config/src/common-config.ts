@@ -73,7 +73,7 @@ export const commonEnvShape = {
 
 /** How each app uses its own database role (`deploy/postgres/roles.sql`). */
 const OWN_DATABASE_ROLE: Record<AppName, string> = {
-  gateway: 'the role `gw_gateway`, which can only connect (the gateway\'s health check)',
+  gateway: 'the role `gw_gateway`, which owns the gateway schema (its migrations run as it; the answers kept for `Idempotency-Key`) and nothing else',
   identity: 'the role `gw_identity`, which owns the identity schema (its migrations run as it) and nothing else',
   wallet: 'the role `gw_wallet`, which owns the wallet schema (its migrations run as it) and nothing else',
   core: 'the role `gw_core`, which owns the core schema (its migrations run as it) and nothing else',

@@ -29,6 +29,7 @@ const VIEW_TYPES = [
   'GamePage',
   'ApiKeyList',
   'CreatedApiKeyView',
+  'SigningKeyView',
   'AuditPage',
   'ConsolePlayerPage',
   'ConsoleSessionView',

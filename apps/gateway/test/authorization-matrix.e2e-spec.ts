@@ -20,7 +20,7 @@ import {
   tamper,
 } from '@game-wallet/testing';
 import { Secret, TOTP } from 'otpauth';
-import { randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { openApiDocument } from '../src/openapi/openapi-document';
 
@@ -42,14 +42,15 @@ interface RouteCase {
   success: number;
   body?: unknown;
   /**
-   * the route's own target: a fresh profile (revoke), the spare key (PATCH, DELETE), a separate session (sign-out), a
+   * the route's own target: a fresh profile (revoke), the spare key (PATCH, DELETE), a spare key with a registered
+   * request-signing key (`signingKey`, removed by its route), a separate session (sign-out), a
    * draft signing policy (the draft's routes but PUT); for a console role besides: an operator of its own with the
    * role's grants (`operator`: so that ending its other sessions or changing its password spoils nothing), the same
    * with TOTP being set up or set up, another session of its own (`otherSession`), a teammate with a role in the
    * other game (`teammate`), a pending invitation (`invitation`), a webhook endpoint of its own (`webhook`; the other
    * webhook routes share one endpoint and one delivery of it)
    */
-  ownTarget?: 'profile' | 'spareKey' | 'session' | 'draft' | 'operator' | 'totpPending' | 'totpEnabled' | 'otherSession' | 'teammate' | 'invitation' | 'webhook';
+  ownTarget?: 'profile' | 'spareKey' | 'signingKey' | 'session' | 'draft' | 'operator' | 'totpPending' | 'totpEnabled' | 'otherSession' | 'teammate' | 'invitation' | 'webhook';
   /** the route acts on the caller's own game only (creation): another game's key simply succeeds in its game */
   anyGame?: boolean;
   /** a console route's permission (CONSOLE_PERMISSIONS); absent: any signed-in operator may (their own session) */
@@ -62,6 +63,9 @@ interface RouteCase {
    */
   refusal?: [number, string];
 }
+
+/** A request-signing public key the matrix registers (the API keys it is registered for are each the route's own). */
+const SIGNING_PUBLIC_KEY = generateKeyPairSync('ed25519').publicKey.export({ format: 'pem', type: 'spki' }).toString();
 
 /** The default policy as rules: what a draft of the matrix holds, so that activating it changes nothing. */
 const DEFAULT_RULES = rulesOfPolicy(DEFAULT_SIGNING_POLICY).rules;
@@ -76,6 +80,8 @@ const ROUTES: RouteCase[] = [
   { method: 'POST', route: '/v1/console/games/:gameId/api-keys', permission: 'apiKeys.create', origin: 'base', access: 'console', success: 201, body: { name: 'matrix' } },
   { method: 'PATCH', route: '/v1/console/games/:gameId/api-keys/:keyId', permission: 'apiKeys.update', origin: 'base', access: 'console', success: 200, body: { active: true }, ownTarget: 'spareKey' },
   { method: 'DELETE', route: '/v1/console/games/:gameId/api-keys/:keyId', permission: 'apiKeys.delete', origin: 'base', access: 'console', success: 204, ownTarget: 'spareKey' },
+  { method: 'POST', route: '/v1/console/games/:gameId/api-keys/:keyId/signing-keys', permission: 'apiKeys.signing', origin: 'base', access: 'console', success: 201, body: { publicKey: SIGNING_PUBLIC_KEY }, ownTarget: 'spareKey' },
+  { method: 'DELETE', route: '/v1/console/games/:gameId/api-keys/:keyId/signing-keys/:signingKeyId', permission: 'apiKeys.signing', origin: 'base', access: 'console', success: 204, ownTarget: 'signingKey' },
   { method: 'GET', route: '/v1/console/games/:gameId/webhooks', permission: 'webhooks.read', origin: 'base', access: 'console', success: 200 },
   { method: 'POST', route: '/v1/console/games/:gameId/webhooks', permission: 'webhooks.manage', origin: 'base', access: 'console', success: 201, body: { url: 'http://127.0.0.1:9/matrix', eventTypes: ['*'], enabled: false } },
   { method: 'PATCH', route: '/v1/console/games/:gameId/webhooks/:endpointId', permission: 'webhooks.manage', origin: 'base', access: 'console', success: 200, body: { description: 'matrix' } },
@@ -172,6 +178,9 @@ const ROUTES: RouteCase[] = [
   { method: 'GET', route: '/v1/console/settings', origin: 'base', access: 'console', success: 200 },
   { method: 'PUT', route: '/v1/console/settings', origin: 'base', access: 'console', permission: 'settings.manage', success: 200, body: { requireTwoFactor: false } },
 ];
+
+/** Writes whose success ends the session that made them: sending them again is refused before any kept answer. */
+const ENDS_OWN_SESSION = new Set(['DELETE /v1/console/session']);
 
 /** Routes of the gateway's internal port (never routed publicly). */
 const INTERNAL_ROUTES = ['GET /metrics'];
@@ -389,6 +398,7 @@ describe('authorization matrix (every public route × every credential)', () => 
       let sessionId: string = randomUUID();
       let invitationId: string = randomUUID();
       let { endpointId, deliveryId } = await sharedWebhook();
+      let signingKeyId: string = 'A'.repeat(43);
       let body: unknown = route.bodyOf?.({ own: own.gameId, other: other.gameId }) ?? route.body;
       const grants: RoleGrant[] = isRole(credential)
         ? ROLE_GRANTS[credential].map((grant) => ({ role: grant.role, gameId: grant.gameId === 'own' ? own.gameId : other.gameId }))
@@ -398,6 +408,13 @@ describe('authorization matrix (every public route × every credential)', () => 
         jwt = await profileJwt(platform, profileId, own.key);
       } else if (route.ownTarget === 'spareKey') {
         keyId = (await createKey(platform, operatorToken, own.gameId, 'spare')).keyId;
+      } else if (route.ownTarget === 'signingKey') {
+        keyId = (await createKey(platform, operatorToken, own.gameId, 'spare')).keyId;
+        const registered = await steppedUpCall<{ id: string }>(platform, operatorToken, 'POST', `${platform.baseUrl}/v1/console/games/${own.gameId}/api-keys/${keyId}/signing-keys`, {
+          publicKey: SIGNING_PUBLIC_KEY,
+        });
+        expect(registered.status).toBe(201);
+        signingKeyId = registered.body.id;
       } else if (route.ownTarget === 'session') {
         session = role === undefined ? await consoleToken(platform) : await signIn(role.email, role.password);
       } else if (route.ownTarget === 'draft') {
@@ -435,6 +452,7 @@ describe('authorization matrix (every public route × every credential)', () => 
         .replace(':id', profileId)
         .replace(':gameId', own.gameId)
         .replace(':keyId', keyId)
+        .replace(':signingKeyId', signingKeyId)
         .replace(':walletId', targetWallet)
         .replace(':playerId', targetPlayer)
         .replace(':operatorId', operatorId)
@@ -465,8 +483,15 @@ describe('authorization matrix (every public route × every credential)', () => 
           ? { authorization: `Bearer ${target.console}` }
           : (headers.get(credential) ?? {});
     const url = `${route.origin === 'base' ? platform.baseUrl : platform.coreUrl}${target.path}`;
-    const response = await http<{ code?: string; message?: string }>(route.method, url, { headers: credentialHeaders, body: target.body });
+    // Every write carries an Idempotency-Key: it changes no decision, and a success sent again is its kept answer.
+    const write = route.method !== 'GET';
+    const idempotency: Record<string, string> = write ? { 'idempotency-key': `"${randomUUID()}"` } : {};
+    const response = await http<{ code?: string; message?: string }>(route.method, url, { headers: { ...credentialHeaders, ...idempotency }, body: target.body });
     expect({ status: response.status, code: response.status >= 400 ? response.body?.code : '(success)' }).toEqual({ status, code });
+    if (write && response.status < 300 && !ENDS_OWN_SESSION.has(`${route.method} ${route.route}`)) {
+      const again = await http(route.method, url, { headers: { ...credentialHeaders, ...idempotency }, body: target.body });
+      expect({ status: again.status, replayed: again.headers.get('idempotent-replayed'), body: again.body }).toEqual({ status: response.status, replayed: 'true', body: response.body });
+    }
     if (response.status >= 400) {
       // A signing policy's refusal says which rule decided, and why.
       expect(Object.keys(response.body as object).sort()).toEqual(code === 'POLICY_DENIED' ? ['code', 'details', 'message'] : ['code', 'message']);

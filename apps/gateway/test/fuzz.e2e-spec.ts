@@ -1,3 +1,4 @@
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import {
   GameFixture,
   HOSTILE,
@@ -56,6 +57,11 @@ interface Target {
   path: string;
   operation: Operation;
 }
+
+/** A request-signing public key the run registers (on spare keys only) and its RFC 7638 thumbprint. */
+const FUZZ_SIGNING_JWK = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
+const FUZZ_SIGNING_KEY = { kty: 'OKP', crv: 'Ed25519', x: String(FUZZ_SIGNING_JWK.x) };
+const FUZZ_SIGNING_KEY_ID = createHash('sha256').update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x: FUZZ_SIGNING_KEY.x })).digest('base64url');
 /** One request of the run and what it changes from a valid one. */
 interface Case {
   target: Target;
@@ -161,6 +167,7 @@ describe('fuzzing every operation of the OpenAPI documents', () => {
       createGame: { name: 'Fuzzed game' },
       createApiKey: { name: 'fuzzed key' },
       updateApiKey: { active: true },
+      addSigningKey: { name: 'fuzzed signing key', publicKey: FUZZ_SIGNING_KEY },
       putSigningPolicy: policy,
       putSigningPolicyDraft: { rules: [{ id: 'claims', action: 'accept', operation: 'message', criteria: [{ type: 'messageLength', operator: '<=', value: '64' }] }] },
       evaluateSigningPolicy: { operation: 'message', chain: 'evm', credential: { kind: 'apiKey' }, payload: Buffer.from('Sign in: nonce 42').toString('base64') },
@@ -202,6 +209,8 @@ describe('fuzzing every operation of the OpenAPI documents', () => {
         return random.pick(spareKeys);
       case 'endpointId':
         return webhook.endpointId;
+      case 'signingKeyId':
+        return FUZZ_SIGNING_KEY_ID;
       case 'deliveryId':
         return webhook.deliveryId;
       case 'operatorId':

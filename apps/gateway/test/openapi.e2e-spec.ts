@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { DEFAULT_SIGNING_POLICY } from '@game-wallet/contracts';
 import { GameFixture, HttpResult, TEST_OPERATOR, TestPlatform, consoleToken, createGame, createKey, http, invitationToken, mappedRoutes, waitFor } from '@game-wallet/testing';
 import Ajv2020 from 'ajv/dist/2020';
@@ -202,6 +203,16 @@ describe('OpenAPI documents and the answers they describe', () => {
     conforms('base', 'POST', '/v1/console/games/{gameId}/api-keys', newKey);
     conforms('base', 'GET', '/v1/console/games/{gameId}/api-keys', await http('GET', `${base}/v1/console/games/${game.gameId}/api-keys`, asOperator));
     conforms('base', 'PATCH', '/v1/console/games/{gameId}/api-keys/{keyId}', await http('PATCH', `${base}/v1/console/games/${game.gameId}/api-keys/${newKey.body.id}`, { ...asOperator, body: { active: false } }));
+    const signingKeys = `${base}/v1/console/games/${game.gameId}/api-keys/${newKey.body.id}/signing-keys`;
+    const publicKey = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
+    const signingKey = await http<{ id: string }>('POST', signingKeys, { ...asOperator, body: { name: 'build server', publicKey } });
+    conforms('base', 'POST', '/v1/console/games/{gameId}/api-keys/{keyId}/signing-keys', signingKey);
+    conforms('base', 'POST', '/v1/console/games/{gameId}/api-keys/{keyId}/signing-keys', await http('POST', signingKeys, { ...asOperator, body: { publicKey } }));
+    conforms('base', 'PATCH', '/v1/console/games/{gameId}/api-keys/{keyId}', await http('PATCH', `${base}/v1/console/games/${game.gameId}/api-keys/${newKey.body.id}`, { ...asOperator, body: { signedRequests: 'signing' } }));
+    conforms('base', 'DELETE', '/v1/console/games/{gameId}/api-keys/{keyId}/signing-keys/{signingKeyId}', await http('DELETE', `${signingKeys}/${signingKey.body.id}`, asOperator));
+    await http('PATCH', `${base}/v1/console/games/${game.gameId}/api-keys/${newKey.body.id}`, { ...asOperator, body: { signedRequests: 'off' } });
+    conforms('base', 'DELETE', '/v1/console/games/{gameId}/api-keys/{keyId}/signing-keys/{signingKeyId}', await http('DELETE', `${signingKeys}/${signingKey.body.id}`, asOperator));
+    conforms('base', 'DELETE', '/v1/console/games/{gameId}/api-keys/{keyId}/signing-keys/{signingKeyId}', await http('DELETE', `${signingKeys}/${signingKey.body.id}`, asOperator));
     conforms('base', 'DELETE', '/v1/console/games/{gameId}/api-keys/{keyId}', await http('DELETE', `${base}/v1/console/games/${game.gameId}/api-keys/${newKey.body.id}?revokeTokens=true`, asOperator));
     conforms('base', 'DELETE', '/v1/console/games/{gameId}/api-keys/{keyId}', await http('DELETE', `${base}/v1/console/games/${game.gameId}/api-keys/${newKey.body.id}`, asOperator));
     conforms('base', 'GET', '/v1/console/games/{gameId}/audit', await http('GET', `${base}/v1/console/games/${game.gameId}/audit`, asOperator));

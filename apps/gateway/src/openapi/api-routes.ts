@@ -1,6 +1,6 @@
 import { CHAIN_NAMES, ConsolePermission, ErrorCode } from '@game-wallet/contracts';
 import { z } from 'zod';
-import { createGameBody, createKeyBody, deleteKeyQuery, playersQuery, updateKeyBody } from '../console/console-games.controller';
+import { addSigningKeyBody, createGameBody, createKeyBody, deleteKeyQuery, playersQuery, updateKeyBody } from '../console/console-games.controller';
 import { auditExportQuery } from '../console/audit-export';
 import { changePasswordBody, confirmTotpBody, registerPasskeyBody, secondFactorBody, stepUpBody, updateAccountBody } from '../console/account-input';
 import { signInBody } from '../console/console-session.controller';
@@ -446,13 +446,42 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'Console',
     operationId: 'updateApiKey',
     permission: 'apiKeys.update',
-    summary: 'Activate or deactivate an API key',
-    description: 'Every gateway refuses (or accepts again) the key within 1 s.',
+    summary: 'Activate or deactivate an API key; require signed requests',
+    description:
+      'Every gateway applies the change within 1 s. `active` turns the key on or off. `signedRequests` sets which of its requests must carry an RFC 9421 signature by one of its signing keys: `off`; `signing` (sign, sign-transaction, sign-typed-data, and a profile\'s authenticate, which mints a JWT that can sign); `all`. Requiring them needs a registered signing key (else 409 `SIGNING_KEY_REQUIRED`) and the permission `apiKeys.signing`, with a second factor given within the last 5 minutes.',
     access: 'console',
     body: updateKeyBody,
     responses: [{ status: 200, description: 'The key', schema: 'ApiKeyView' }],
-    errors: ['GAME_NOT_FOUND', 'API_KEY_NOT_FOUND'],
+    errors: ['GAME_NOT_FOUND', 'API_KEY_NOT_FOUND', 'SIGNING_KEY_REQUIRED', 'STEP_UP_REQUIRED'],
     idempotent: true,
+  },
+  {
+    method: 'post',
+    path: '/v1/console/games/{gameId}/api-keys/{keyId}/signing-keys',
+    port: 'base',
+    tag: 'Console',
+    operationId: 'addSigningKey',
+    permission: 'apiKeys.signing',
+    summary: "Register a public key an API key's requests may be signed with",
+    description:
+      'An Ed25519 or P-256 public key, as a PEM (`-----BEGIN PUBLIC KEY-----`) or a JWK. Its `id` is its RFC 7638 thumbprint: the fingerprint the console shows and the `keyid` signatures name. At most 3 per API key; a private key is refused (400) and never echoed.',
+    access: 'console',
+    body: addSigningKeyBody,
+    responses: [{ status: 201, description: 'The registered key', schema: 'SigningKeyView' }],
+    errors: ['GAME_NOT_FOUND', 'API_KEY_NOT_FOUND', 'SIGNING_KEY_LIMIT', 'SIGNING_KEY_EXISTS'],
+  },
+  {
+    method: 'delete',
+    path: '/v1/console/games/{gameId}/api-keys/{keyId}/signing-keys/{signingKeyId}',
+    port: 'base',
+    tag: 'Console',
+    operationId: 'removeSigningKey',
+    permission: 'apiKeys.signing',
+    summary: 'Remove a request-signing key',
+    description: 'Requests signed with it are refused within 1 s. The last key cannot go while the API key requires signed requests (409 `SIGNING_KEY_REQUIRED`).',
+    access: 'console',
+    responses: [{ status: 204, description: 'Removed' }],
+    errors: ['GAME_NOT_FOUND', 'API_KEY_NOT_FOUND', 'SIGNING_KEY_NOT_FOUND', 'SIGNING_KEY_REQUIRED'],
   },
   {
     method: 'delete',

@@ -46,7 +46,12 @@ describe('OpenAPI documents', () => {
     const create = operations(core).find(([name]) => name === 'POST /v1/player/create')?.[1] as Operation;
     expect(create.responses['403'].content?.['application/json'].schema.properties?.code.enum).toEqual(['API_KEY_INACTIVE', 'FORBIDDEN', 'API_KEY_REQUIRED']);
     expect(create.responses['429'].content?.['application/json'].schema.properties?.code.enum).toEqual(['RATE_LIMITED']);
-    expect(Object.keys(create.responses)).toEqual(['200', '201', '400', '401', '403', '408', '413', '415', '417', '429', '431', '500', '503', '504']);
+    expect(create.responses['401'].content?.['application/json'].schema.properties?.code.enum).toEqual(
+      expect.arrayContaining(['INVALID_API_KEY', 'SIGNATURE_REQUIRED', 'INVALID_SIGNATURE']),
+    );
+    expect(create.responses['409'].content?.['application/json'].schema.properties?.code.enum).toEqual(['IDEMPOTENCY_IN_PROGRESS']);
+    expect(create.responses['422'].content?.['application/json'].schema.properties?.code.enum).toEqual(['IDEMPOTENCY_KEY_REUSED']);
+    expect(Object.keys(create.responses)).toEqual(['200', '201', '400', '401', '403', '408', '409', '413', '415', '417', '422', '429', '431', '500', '503', '504']);
   });
 
   it('list the statuses an operation answers before it runs: HTTP refusals everywhere, 414 where the path has an id, 413/415 and malformed JSON with any method that carries a body', () => {

@@ -9,8 +9,8 @@ type Json = Record<string, unknown>;
 
 /** Errors every route can answer, by what it takes: credentials, a body, a service behind it. */
 const ACCESS_ERRORS: Record<RouteAccess, ErrorCode[]> = {
-  apiKey: ['UNAUTHENTICATED', 'INVALID_API_KEY', 'INVALID_TOKEN', 'TOKEN_EXPIRED', 'TOKEN_REVOKED', 'API_KEY_INACTIVE', 'FORBIDDEN', 'API_KEY_REQUIRED', 'RATE_LIMITED'],
-  apiKeyOrProfile: ['UNAUTHENTICATED', 'INVALID_API_KEY', 'INVALID_TOKEN', 'TOKEN_EXPIRED', 'TOKEN_REVOKED', 'API_KEY_INACTIVE', 'FORBIDDEN', 'RATE_LIMITED'],
+  apiKey: ['UNAUTHENTICATED', 'INVALID_API_KEY', 'INVALID_TOKEN', 'TOKEN_EXPIRED', 'TOKEN_REVOKED', 'API_KEY_INACTIVE', 'FORBIDDEN', 'API_KEY_REQUIRED', 'RATE_LIMITED', 'SIGNATURE_REQUIRED', 'INVALID_SIGNATURE'],
+  apiKeyOrProfile: ['UNAUTHENTICATED', 'INVALID_API_KEY', 'INVALID_TOKEN', 'TOKEN_EXPIRED', 'TOKEN_REVOKED', 'API_KEY_INACTIVE', 'FORBIDDEN', 'RATE_LIMITED', 'SIGNATURE_REQUIRED', 'INVALID_SIGNATURE'],
   // 429: a client address past its failed authentications is refused before its credential is looked at.
   console: ['UNAUTHENTICATED', 'INVALID_TOKEN', 'TOKEN_EXPIRED', 'TOKEN_REVOKED', 'RATE_LIMITED'],
   public: [],
@@ -19,6 +19,8 @@ const BODY_ERRORS: ErrorCode[] = ['VALIDATION_FAILED', 'MALFORMED_JSON'];
 /** A body sent with any method but GET is parsed before routing, even to a route that takes none. */
 const PARSED_BODY_ERRORS: ErrorCode[] = ['MALFORMED_JSON'];
 const SERVICE_ERRORS: ErrorCode[] = ['SERVICE_UNAVAILABLE', 'GATEWAY_TIMEOUT'];
+/** A write sent with an `Idempotency-Key`: its first request still running, or the key used with another body. */
+const IDEMPOTENCY_ERRORS: ErrorCode[] = ['IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'];
 /**
  * Errors of every route, whatever it takes: what HTTP itself refuses before routing (a control character in a header,
  * a bad percent-encoding, no `Host`, headers past 16 KiB, an unknown `Expect`, headers that never end), the body checks
@@ -45,7 +47,13 @@ const SECURITY: Record<RouteAccess, Json[]> = {
 };
 
 const SECURITY_SCHEMES: Json = {
-  'api-key': { type: 'apiKey', in: 'header', name: 'x-api-key', description: "A game's API key (`gk_` + 40 characters): the whole API for that game." },
+  'api-key': {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-api-key',
+    description:
+      "A game's API key (`gk_` + 40 characters): the whole API for that game. A key may require signed requests (RFC 9421): then `Signature-Input` and `Signature` by one of its registered Ed25519 or P-256 keys, covering `@method`, `@target-uri`, `x-api-key` and `content-digest` (RFC 9530) when there is a body, with `created` within 5 minutes, a `nonce` used once and `keyid` naming the key; else 401 `SIGNATURE_REQUIRED` or `INVALID_SIGNATURE`.",
+  },
   'jwt-core': { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A profile JWT (ES256): its own profile, wallet and signatures only.' },
   'console-token': { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The console token from `POST /v1/console/session`.' },
   'console-cookie': { type: 'apiKey', in: 'cookie', name: 'console_session', description: 'The console session cookie.' },
@@ -57,6 +65,10 @@ const HEADERS: Json = {
   'ratelimit-limit': { description: 'Requests allowed in a burst.', schema: { type: 'integer' } },
   'ratelimit-remaining': { description: 'Requests left in the current burst.', schema: { type: 'integer' } },
   'ratelimit-reset': { description: 'Seconds until the burst is full again.', schema: { type: 'integer' } },
+  'idempotent-replayed': {
+    description: '`true` on an answer replayed for a repeated `Idempotency-Key`: the request did not run again.',
+    schema: { type: 'string', enum: ['true'] },
+  },
   etag: { description: 'The version shown, as a strong entity tag: `"<version>"`. Send it back as `If-Match` to change exactly that version.', schema: { type: 'string', pattern: '^"[0-9]+"$' } },
 };
 
@@ -69,6 +81,35 @@ const IF_MATCH: Json = {
     'The `ETag` a GET answered (`"<version>"`): the change is made only while that version is current, else 412 `PRECONDITION_FAILED`. `*` or absent: any version. Anything else (a weak or unquoted tag, a list) is 400 `VALIDATION_FAILED`.',
   schema: { type: 'string' },
 };
+
+/** `Idempotency-Key` of every write with a credential (IETF httpapi draft). */
+const IDEMPOTENCY_KEY: Json = {
+  name: 'idempotency-key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: the first request with a key runs and its answer (unless a 5xx) is kept 24 h for this credential and route; the same key and body again get that answer with `Idempotent-Replayed: true`; another body 422 `IDEMPOTENCY_KEY_REUSED`; while the first runs 409 `IDEMPOTENCY_IN_PROGRESS` with `Retry-After`. 1–255 printable ASCII characters, as a structured-field string (`"…"`) or bare; else 400 `VALIDATION_FAILED`.',
+  schema: { type: 'string', minLength: 1, maxLength: 257 },
+};
+
+/** The headers of a signed request (RFC 9421, RFC 9530), required by an API key set to require them. */
+const SIGNATURE_HEADERS: Json[] = [
+  {
+    name: 'signature-input',
+    in: 'header',
+    required: false,
+    description:
+      'RFC 9421: e.g. `sig=("@method" "@target-uri" "x-api-key" "content-digest");created=1767225600;nonce="…";keyid="<key fingerprint>";alg="ed25519"`. Required when the API key requires signed requests for this route.',
+    schema: { type: 'string' },
+  },
+  { name: 'signature', in: 'header', required: false, description: 'RFC 9421: `sig=:<base64 signature>:` (Ed25519, or P-256 r‖s).', schema: { type: 'string' } },
+  { name: 'content-digest', in: 'header', required: false, description: 'RFC 9530: `sha-256=:<base64 SHA-256 of the body>:`, covered by the signature when the request has a body.', schema: { type: 'string' } },
+];
+
+const isWrite = (route: ApiRoute): boolean => route.method !== 'get';
+/** Writes made with a credential take an `Idempotency-Key` (a sign-in or an invitation has none to keep it for). */
+const takesIdempotencyKey = (route: ApiRoute): boolean => isWrite(route) && route.access !== 'public';
+const takesApiKey = (route: ApiRoute): boolean => route.access === 'apiKey' || route.access === 'apiKeyOrProfile';
 
 const ref = (section: string, name: string): Json => ({ $ref: `#/components/${section}/${name}` });
 
@@ -92,7 +133,13 @@ function parameters(route: ApiRoute): Json[] {
         return { name, in: 'query', required: false, ...(description ? { description } : {}), schema: rest };
       })
     : [];
-  return [...path, ...query, ...(route.ifMatch ? [IF_MATCH] : [])];
+  return [
+    ...path,
+    ...query,
+    ...(route.ifMatch ? [IF_MATCH] : []),
+    ...(takesIdempotencyKey(route) ? [IDEMPOTENCY_KEY] : []),
+    ...(takesApiKey(route) ? SIGNATURE_HEADERS : []),
+  ];
 }
 
 /**
@@ -126,6 +173,7 @@ export function routeErrors(route: ApiRoute): Map<number, ErrorCode[]> {
     ...(route.method === 'get' ? [] : PARSED_BODY_ERRORS),
     ...(route.path.includes('{') ? PATH_ID_ERRORS : []),
     ...(route.callsServices === false ? [] : SERVICE_ERRORS),
+    ...(takesIdempotencyKey(route) ? IDEMPOTENCY_ERRORS : []),
     ...EVERY_ROUTE_ERRORS,
     ...permissionErrors(route),
     ...(route.errors ?? []),
@@ -144,7 +192,12 @@ function responses(route: ApiRoute): Json {
   for (const response of route.responses) {
     answers[String(response.status)] = {
       description: response.description,
-      headers: { 'x-request-id': ref('headers', 'x-request-id'), ...(response.etag ? { etag: ref('headers', 'etag') } : {}), ...(rateLimited ? rateLimitHeaders() : {}) },
+      headers: {
+        'x-request-id': ref('headers', 'x-request-id'),
+        ...(response.etag ? { etag: ref('headers', 'etag') } : {}),
+        ...(rateLimited ? rateLimitHeaders() : {}),
+        ...(takesIdempotencyKey(route) ? { 'idempotent-replayed': ref('headers', 'idempotent-replayed') } : {}),
+      },
       ...(response.schema ? { content: { [response.mediaType ?? 'application/json']: { schema: ref('schemas', response.schema), ...example(route, response.status) } } } : {}),
     };
   }
@@ -156,7 +209,7 @@ function responses(route: ApiRoute): Json {
       description: `Error: ${codes.map((code) => `\`${code}\``).join(', ')}`,
       headers: {
         'x-request-id': ref('headers', 'x-request-id'),
-        ...(status === 429 || status === 503 ? { 'retry-after': ref('headers', 'retry-after') } : {}),
+        ...(status === 429 || status === 503 || (status === 409 && codes.includes('IDEMPOTENCY_IN_PROGRESS')) ? { 'retry-after': ref('headers', 'retry-after') } : {}),
         ...(status === 429 && rateLimited ? rateLimitHeaders() : {}),
       },
       content: { 'application/json': { schema: errorSchema(codes) } },

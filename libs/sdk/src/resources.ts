@@ -1,4 +1,5 @@
 import type { IssuedToken, Jwks, Page, PlayerView, PolicyDifferenceView, PolicyEvaluationRequest, PolicyEvaluationView, PolicyReplayView, SignatureView, SignedTransactionView, SigningPolicyDraftView, SigningPolicyInput, SigningPolicyVersionView, SigningPolicyView, SigningRules, TransactionRequest, TypedDataRequest, WalletView } from './contract-types';
+import { base64Encode } from './crypto/base64';
 import { HttpClient, RequestOptions } from './http-client';
 import type { AuthenticateInput, CreatePlayerInput, CreatePlayerResult, HealthOptions, HealthReport, IfMatchOptions, PageQuery, PlayersApi, ProfilesApi, ReplayInput, SignInput, SigningPolicyApi, SigningPolicyDraftApi, WalletQuery, WalletWithProfile, WalletsApi } from './types';
 
@@ -70,7 +71,7 @@ export class WalletsResource implements WalletsApi {
     const body =
       typeof input.message === 'string'
         ? { chain: input.chain, message: input.message, encoding: input.encoding }
-        : { chain: input.chain, message: toBase64(input.message), encoding: 'base64' };
+        : { chain: input.chain, message: base64Encode(input.message), encoding: 'base64' };
     return this.http.request({ method: 'POST', url: `${this.baseUrl}/v1/wallet/${segment(walletId)}/sign`, body, idempotent: false }, options);
   }
   // Never retried, as message signing.
@@ -192,12 +193,4 @@ export class PublicApi {
 
 function isHealthReport(status: number, body: unknown): boolean {
   return status === 503 && typeof body === 'object' && body !== null && 'status' in body && 'details' in body;
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let index = 0; index < bytes.length; index += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
-  }
-  return btoa(binary);
 }

@@ -1,6 +1,7 @@
 import type { PolicyDeniedDetails } from './contract-types';
 import { GameWalletError } from './errors';
-import { DEFAULT_RETRY_SETTINGS, RETRYABLE_STATUSES, RetrySettings, parseRetryAfter, retryDelayMs } from './retry-policy';
+import { checkedIdempotencyKey, idempotencyKeyHeader, newIdempotencyKey } from './idempotency-key';
+import { DEFAULT_RETRY_SETTINGS, RetrySettings, isRetryable, parseRetryAfter, retryDelayMs } from './retry-policy';
 
 /** The part of a `fetch` Response the SDK reads. */
 export interface FetchResponse {
@@ -25,8 +26,18 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** The longest the whole call may take, retries and waits included (default: the client's); then `TIMEOUT`. */
   timeoutMs?: number;
-  /** Retries for this call (default: the client's). Only idempotent calls are ever retried. */
+  /**
+   * Retries for this call (default: the client's). Every call may be retried: a read is safe to repeat, and a write
+   * carries an Idempotency-Key, so the platform answers its retry with the first attempt's answer.
+   */
   retries?: number;
+  /**
+   * The `Idempotency-Key` of a write (`POST`, `PUT`, `PATCH`, `DELETE`): 1–255 printable ASCII characters (0x20–0x7E)
+   * without `"` and `\`, else the call throws a `TypeError` before sending. Default: a random UUID, new for each call
+   * and the same for each of its retries. Give your own, saved before the first call, to repeat a write safely after
+   * a restart of your process: the platform answers it with the first one's answer. Reads send none.
+   */
+  idempotencyKey?: string;
   /** Sent as `x-request-id` (1–128 printable characters) so the platform's log lines carry it. */
   requestId?: string;
 }
@@ -35,7 +46,11 @@ export interface RequestOptions {
 export interface ClientOptions {
   /** Default limit of one call, retries and waits included, in milliseconds (default 10000). */
   timeoutMs?: number;
-  /** How many times an idempotent call is retried after 429, 503, 504 or a network error (default 2; 0 disables). */
+  /**
+   * How many times a call is retried after 429, 503, 504, 409 `IDEMPOTENCY_IN_PROGRESS` or a network error (default 2;
+   * 0 disables). Writes are retried too: each carries an Idempotency-Key, so a retry of a write the platform already
+   * did is answered with that write's answer instead of being done again.
+   */
   retries?: number;
   /** The first backoff between retries, doubled each time, with jitter (default 250 ms). */
   retryDelayMs?: number;
@@ -53,8 +68,6 @@ export interface HttpCall {
   body?: unknown;
   /** headers of this call (e.g. `if-match`), beside the credential's */
   headers?: Record<string, string>;
-  /** Safe to send again after a 429/503/504 or a network error. */
-  idempotent: boolean;
   /** An error answer whose body is the result the caller wants (a health report's 503). */
   accepts?: (status: number, body: unknown) => boolean;
   /** The media type of an answer that is not JSON (`application/x-ndjson`): a 2xx answer's body is its text. */
@@ -69,8 +82,8 @@ export interface HttpAnswer<T> {
 export type CredentialHeaders = () => Record<string, string> | Promise<Record<string, string>>;
 
 /**
- * One HTTP pipeline: credentials, a deadline for the whole call, the caller's abort signal, retries of idempotent
- * calls, and every failure as a {@link GameWalletError}.
+ * One HTTP pipeline: credentials, an Idempotency-Key on every write, a deadline for the whole call, the caller's abort
+ * signal, retries, and every failure as a {@link GameWalletError}.
  */
 export class HttpClient {
   private readonly timeoutMs: number;
@@ -103,10 +116,14 @@ export class HttpClient {
 
   /** The status and parsed body of the answer. */
   async send<T>(call: HttpCall, options: RequestOptions = {}): Promise<HttpAnswer<T>> {
-    const scope = new CallScope(positive('timeoutMs', options.timeoutMs ?? this.timeoutMs), options.signal, options.requestId);
-    const retries = call.idempotent ? wholeNumber('retries', options.retries ?? this.retry.retries) : 0;
+    const timeoutMs = positive('timeoutMs', options.timeoutMs ?? this.timeoutMs);
+    const retries = wholeNumber('retries', options.retries ?? this.retry.retries);
+    const givenKey = options.idempotencyKey === undefined ? undefined : checkedIdempotencyKey(options.idempotencyKey);
+    const scope = new CallScope(timeoutMs, options.signal, options.requestId);
     try {
       scope.throwIfEnded();
+      // One key for the call, made before the first attempt: every retry sends the same one.
+      const idempotencyKey = call.method === 'GET' ? undefined : (givenKey ?? (await newIdempotencyKey()));
       const headers: Record<string, string> = { accept: call.text === undefined ? 'application/json' : `${call.text}, application/json`, ...call.headers, ...(await this.credentials()) };
       scope.throwIfEnded();
       if (options.requestId !== undefined) {
@@ -115,14 +132,16 @@ export class HttpClient {
       if (call.body !== undefined) {
         headers['content-type'] = 'application/json';
       }
+      if (idempotencyKey !== undefined) {
+        headers['idempotency-key'] = idempotencyKeyHeader(idempotencyKey);
+      }
       const body = call.body === undefined ? undefined : JSON.stringify(call.body);
       for (let attempt = 0; ; attempt += 1) {
         const outcome = await this.attempt<T>(call, { method: call.method, headers, body, signal: scope.signal }, scope);
         if (outcome.ok) {
           return outcome.value;
         }
-        const retryable = outcome.error.status === 0 ? outcome.error.code === 'NETWORK_ERROR' : RETRYABLE_STATUSES.includes(outcome.error.status);
-        const delay = retryable && attempt < retries ? retryDelayMs(attempt, outcome.error.retryAfter, this.retry, this.random) : undefined;
+        const delay = isRetryable(outcome.error) && attempt < retries ? retryDelayMs(attempt, outcome.error.retryAfter, this.retry, this.random) : undefined;
         if (delay === undefined || !scope.leaves(delay)) {
           throw outcome.error;
         }

@@ -1,4 +1,4 @@
-import { IncomingMessage, Server, ServerResponse, createServer, request as forward } from 'node:http';
+import { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse, createServer, request as forward } from 'node:http';
 import { AddressInfo } from 'node:net';
 
 /**
@@ -9,6 +9,8 @@ import { AddressInfo } from 'node:net';
 export class FrontProxy {
   /** `METHOD path` of every request received, in order. */
   readonly received: string[] = [];
+  /** The headers of every request received, in the same order. */
+  readonly headers: IncomingHttpHeaders[] = [];
   /** How many of the next requests get 503 SERVICE_UNAVAILABLE with `Retry-After: retryAfterSec`. */
   failNext = 0;
   retryAfterSec = 1;
@@ -34,6 +36,7 @@ export class FrontProxy {
 
   reset(): void {
     this.received.length = 0;
+    this.headers.length = 0;
     this.failNext = 0;
     this.retryAfterSec = 1;
     this.delayMs = 0;
@@ -46,6 +49,7 @@ export class FrontProxy {
 
   private handle(request: IncomingMessage, response: ServerResponse): void {
     this.received.push(`${request.method} ${request.url}`);
+    this.headers.push(request.headers);
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {

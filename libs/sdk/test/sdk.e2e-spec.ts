@@ -208,7 +208,7 @@ describe('@game-wallet/sdk against the platform', () => {
       expect(baseProxy.received).toHaveLength(12);
     });
 
-    it('retries a 429 of an idempotent call after Retry-After, until the burst is through', async () => {
+    it('retries a 429 of a read after Retry-After, until the burst is through', async () => {
       const player = await newPlayer();
       const profile = await profileClient(player.profileId, { baseUrl: baseProxy.url });
       const started = Date.now();
@@ -247,18 +247,19 @@ describe('@game-wallet/sdk against the platform', () => {
       ]);
     });
 
-    it('never retries wallets.sign or profiles.authenticate: the 503 is thrown with its Retry-After', async () => {
+    it('retries wallets.sign and profiles.authenticate with the same Idempotency-Key, a new one for each call', async () => {
       const player = await newPlayer();
       baseProxy.failNext = 1;
-      const sign = await failure(proxied.wallets.sign(player.walletId, { chain: 'sol', message: 'once' }));
-      expect(sign).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', retryAfter: 1, requestId: 'front-proxy' });
-      baseProxy.failNext = 1;
-      const authenticate = await failure(proxied.profiles.authenticate(player.profileId));
-      expect(authenticate).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
-      expect(baseProxy.received).toEqual([`POST /v1/wallet/${player.walletId}/sign`, `POST /v1/profile/${player.profileId}/authenticate`]);
-      // The proxy passes again: the same calls now succeed once each.
       await expect(proxied.wallets.sign(player.walletId, { chain: 'sol', message: 'once' })).resolves.toMatchObject({ chain: 'sol' });
-      expect(baseProxy.received).toHaveLength(3);
+      baseProxy.failNext = 1;
+      await expect(proxied.profiles.authenticate(player.profileId)).resolves.toMatchObject({ jwt: expect.any(String) });
+      const sign = `POST /v1/wallet/${player.walletId}/sign`;
+      const authenticate = `POST /v1/profile/${player.profileId}/authenticate`;
+      expect(baseProxy.received).toEqual([sign, sign, authenticate, authenticate]);
+      const keys = baseProxy.headers.map((headers) => headers['idempotency-key']);
+      expect(keys[0]).toMatch(/^"[0-9a-f-]{36}"$/);
+      expect(keys).toEqual([keys[0], keys[0], keys[2], keys[2]]);
+      expect(keys[2]).not.toBe(keys[0]);
     });
   });
 

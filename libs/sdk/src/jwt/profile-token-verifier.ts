@@ -122,7 +122,7 @@ function resolveCheck(options: ProfileClaimsCheck): ResolvedCheck {
 function keySetFor(options: JwksSource & ClientOptions, settings: JwksCacheSettings): JwksKeySet {
   const url = jwksUrlOf(options);
   const http = new HttpClient(options);
-  return new JwksKeySet(() => http.request<Jwks>({ method: 'GET', url, idempotent: true }), settings);
+  return new JwksKeySet(() => http.request<Jwks>({ method: 'GET', url }), settings);
 }
 
 function jwksUrlOf(source: JwksSource): string {

@@ -1,5 +1,5 @@
 import { GameWalletError } from './errors';
-import { HttpCall, HttpClient } from './http-client';
+import { HttpCall, HttpClient, OutgoingRequest } from './http-client';
 import { fakeFetch, hangingFetch, response } from './testing/fake-fetch';
 
 const read: HttpCall = { method: 'GET', url: 'https://api.test/v1/thing' };
@@ -10,7 +10,7 @@ const ok = { status: 200, body: { id: 'x' } };
 
 /** A client that retries quickly and without randomness (jitter 0). */
 const client = (fetch: ReturnType<typeof fakeFetch>, options: ConstructorParameters<typeof HttpClient>[0] = {}) =>
-  new HttpClient({ retryDelayMs: 1, fetch, ...options }, () => ({ 'x-api-key': 'gk_test' }), () => 0);
+  new HttpClient({ retryDelayMs: 1, fetch, ...options }, () => ({ 'x-api-key': 'gk_test' }), { random: () => 0 });
 
 async function failure(promise: Promise<unknown>): Promise<GameWalletError> {
   const error = await promise.then(
@@ -252,6 +252,34 @@ describe(HttpClient.name, () => {
       expect((await result).code).toBe('ABORTED');
       await jest.advanceTimersByTimeAsync(2000);
       expect(fetch.requests).toHaveLength(1);
+    });
+  });
+
+  describe('attempt headers (a request signature)', () => {
+    const withHook = (fetch: ReturnType<typeof fakeFetch>, attemptHeaders: (request: OutgoingRequest) => Promise<Record<string, string>>) =>
+      new HttpClient({ retryDelayMs: 1, fetch }, () => ({ 'x-api-key': 'gk_test' }), { random: () => 0, attemptHeaders });
+
+    it('adds headers made for each attempt from what it sends, the URL as fetch sends it', async () => {
+      const seen: OutgoingRequest[] = [];
+      const fetch = fakeFetch({ ...unavailable, headers: {} }, ok);
+      await withHook(fetch, async (request) => (seen.push(request), { signature: `attempt-${seen.length}` })).request({ ...write, url: 'HTTPS://API.test:443/v1/thing?a=1' });
+      expect(seen).toHaveLength(2);
+      const headers = { accept: 'application/json', 'x-api-key': 'gk_test', 'content-type': 'application/json', 'idempotency-key': fetch.requests[0].init.headers['idempotency-key'] };
+      expect(seen).toEqual([
+        { method: 'POST', url: 'https://api.test/v1/thing?a=1', headers, body: '{"a":1}' },
+        { method: 'POST', url: 'https://api.test/v1/thing?a=1', headers, body: '{"a":1}' },
+      ]);
+      expect(fetch.requests.map(({ url, init }) => [url, init.headers.signature])).toEqual([
+        ['https://api.test/v1/thing?a=1', 'attempt-1'],
+        ['https://api.test/v1/thing?a=1', 'attempt-2'],
+      ]);
+    });
+
+    it('ends with TIMEOUT when making them outlasts the call, sending nothing', async () => {
+      const fetch = fakeFetch(ok);
+      const error = await failure(withHook(fetch, () => new Promise(() => undefined)).request(read, { timeoutMs: 50 }));
+      expect(error.code).toBe('TIMEOUT');
+      expect(fetch.requests).toHaveLength(0);
     });
   });
 

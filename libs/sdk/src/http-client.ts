@@ -81,6 +81,27 @@ export interface HttpAnswer<T> {
 
 export type CredentialHeaders = () => Record<string, string> | Promise<Record<string, string>>;
 
+/** What one attempt sends. */
+export interface OutgoingRequest {
+  readonly method: HttpCall['method'];
+  /** The URL given to fetch, as the WHATWG URL parser serializes it (what goes on the wire). */
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body as sent, a string fetch encodes as UTF-8. */
+  readonly body?: string;
+}
+
+/** What a client adds to the pipeline. */
+export interface HttpClientHooks {
+  /** The source of retry jitter (default `Math.random`). */
+  random?: () => number;
+  /**
+   * Headers made anew for each attempt from what it sends, retries included: a request signature, whose `created`
+   * and `nonce` must not repeat. A rejection ends the call with its error.
+   */
+  attemptHeaders?: (request: OutgoingRequest) => Promise<Record<string, string>>;
+}
+
 /**
  * One HTTP pipeline: credentials, an Idempotency-Key on every write, a deadline for the whole call, the caller's abort
  * signal, retries, and every failure as a {@link GameWalletError}.
@@ -89,12 +110,16 @@ export class HttpClient {
   private readonly timeoutMs: number;
   private readonly retry: RetrySettings;
   private readonly fetch: FetchFunction;
+  private readonly random: () => number;
+  private readonly attemptHeaders?: HttpClientHooks['attemptHeaders'];
 
   constructor(
     options: ClientOptions,
     private readonly credentials: CredentialHeaders = () => ({}),
-    private readonly random: () => number = Math.random,
+    hooks: HttpClientHooks = {},
   ) {
+    this.random = hooks.random ?? Math.random;
+    this.attemptHeaders = hooks.attemptHeaders;
     this.timeoutMs = positive('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     this.retry = {
       retries: wholeNumber('retries', options.retries ?? DEFAULT_RETRY_SETTINGS.retries),
@@ -136,8 +161,10 @@ export class HttpClient {
         headers['idempotency-key'] = idempotencyKeyHeader(idempotencyKey);
       }
       const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+      const url = serializedUrl(call.url);
       for (let attempt = 0; ; attempt += 1) {
-        const outcome = await this.attempt<T>(call, { method: call.method, headers, body, signal: scope.signal }, scope);
+        const sent = this.attemptHeaders === undefined ? headers : { ...headers, ...(await scope.within(this.attemptHeaders({ method: call.method, url, headers, body }))) };
+        const outcome = await this.attempt<T>(url, call, { method: call.method, headers: sent, body, signal: scope.signal }, scope);
         if (outcome.ok) {
           return outcome.value;
         }
@@ -152,19 +179,19 @@ export class HttpClient {
     }
   }
 
-  private async attempt<T>(call: HttpCall, init: FetchRequestInit, scope: CallScope): Promise<{ ok: true; value: HttpAnswer<T> } | { ok: false; error: GameWalletError }> {
+  private async attempt<T>(url: string, call: HttpCall, init: FetchRequestInit, scope: CallScope): Promise<{ ok: true; value: HttpAnswer<T> } | { ok: false; error: GameWalletError }> {
     let status: number;
     let headers: FetchResponse['headers'];
     let text: string;
     try {
-      const response = await this.fetch(call.url, init);
+      const response = await this.fetch(url, init);
       status = response.status;
       headers = response.headers;
       text = await response.text();
     } catch (cause) {
       // A timeout or an abort surfaces from fetch as an AbortError: report what ended the call, not how.
       scope.throwIfEnded();
-      return { ok: false, error: new GameWalletError({ status: 0, code: 'NETWORK_ERROR', message: `Could not reach ${originOf(call.url)}: ${reasonOf(cause)}`, requestId: scope.requestId, cause }) };
+      return { ok: false, error: new GameWalletError({ status: 0, code: 'NETWORK_ERROR', message: `Could not reach ${originOf(url)}: ${reasonOf(cause)}`, requestId: scope.requestId, cause }) };
     }
     const requestId = headers.get('x-request-id') ?? scope.requestId;
     if (call.text !== undefined && status >= 200 && status < 300) {
@@ -255,6 +282,28 @@ class CallScope {
     return Date.now() + ms < this.endsAt;
   }
 
+  /** What `promise` gives, unless the call ends first (a signer that hangs must not outlast the deadline). */
+  within<T>(promise: Promise<T>): Promise<T> {
+    return new Promise((resolve, reject) => {
+      if (this.ended) {
+        reject(this.ended);
+        return;
+      }
+      const onEnd = () => reject(this.ended);
+      this.signal.addEventListener('abort', onEnd, { once: true });
+      promise.then(
+        (value) => {
+          this.signal.removeEventListener('abort', onEnd);
+          resolve(value);
+        },
+        (reason: unknown) => {
+          this.signal.removeEventListener('abort', onEnd);
+          reject(reason);
+        },
+      );
+    });
+  }
+
   sleep(ms: number): Promise<void> {
     return new Promise((resolve, reject) => {
       if (this.ended) {
@@ -288,6 +337,19 @@ class CallScope {
     }
     this.ended = new GameWalletError({ status: 0, code, message, requestId: this.requestId, cause: code === 'ABORTED' ? this.callerSignal?.reason : undefined });
     this.controller.abort(this.ended);
+  }
+}
+
+/**
+ * The URL as the WHATWG URL parser writes it (lower-case scheme and host, no default port, the path percent-encoded),
+ * which is what fetch sends: a signature then covers the URL as it goes on the wire. Unparsable, it is left for fetch
+ * to refuse.
+ */
+function serializedUrl(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
   }
 }
 

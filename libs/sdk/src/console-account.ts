@@ -11,7 +11,7 @@ export type StepUpInput = { totp: string } | { recoveryCode: string } | { passke
 export interface ConsoleSessionApi {
   /**
    * `POST /v1/console/session/step-up`: opens the step-up actions (API keys, the signing policy, the team) for 5
-   * minutes; they answer 401 `STEP_UP_REQUIRED` otherwise. A wrong factor: 401 `INVALID_CREDENTIALS`. Never retried.
+   * minutes; they answer 401 `STEP_UP_REQUIRED` otherwise. A wrong factor: 401 `INVALID_CREDENTIALS`.
    */
   stepUp(input: StepUpInput, options?: RequestOptions): Promise<StepUpView>;
   /** `POST /v1/console/session/step-up/options`: WebAuthn request options for a step-up with a passkey (null without one). */
@@ -48,7 +48,8 @@ export interface ConsoleAccountApi {
 
 const segment = encodeURIComponent;
 
-// Nothing here is retried but reads and the display name: each other call spends a factor, ends sessions or makes a secret.
+// Writes here spend a factor, end sessions or make a secret: a retry is safe only because it carries the call's
+// Idempotency-Key, which the platform answers with the first attempt's answer.
 export class ConsoleSessionResource implements ConsoleSessionApi {
   constructor(
     private readonly http: HttpClient,
@@ -56,15 +57,15 @@ export class ConsoleSessionResource implements ConsoleSessionApi {
   ) {}
 
   stepUp(input: StepUpInput, options?: RequestOptions): Promise<StepUpView> {
-    return this.http.request({ method: 'POST', url: `${this.baseUrl}/v1/console/session/step-up`, body: input, idempotent: false }, options);
+    return this.http.request({ method: 'POST', url: `${this.baseUrl}/v1/console/session/step-up`, body: input }, options);
   }
 
   stepUpOptions(options?: RequestOptions): Promise<{ passkey: Record<string, unknown> | null }> {
-    return this.http.request({ method: 'POST', url: `${this.baseUrl}/v1/console/session/step-up/options`, idempotent: false }, options);
+    return this.http.request({ method: 'POST', url: `${this.baseUrl}/v1/console/session/step-up/options` }, options);
   }
 
   get(options?: RequestOptions): Promise<ConsoleAccountView> {
-    return this.http.request({ method: 'GET', url: `${this.baseUrl}/v1/console/session`, idempotent: true }, options);
+    return this.http.request({ method: 'GET', url: `${this.baseUrl}/v1/console/session` }, options);
   }
 }
 
@@ -79,46 +80,46 @@ export class ConsoleAccountResource implements ConsoleAccountApi {
   }
 
   update(input: { displayName: string }, options?: RequestOptions): Promise<ConsoleAccountView> {
-    return this.http.request({ method: 'PATCH', url: this.url(), body: { displayName: input.displayName }, idempotent: true }, options);
+    return this.http.request({ method: 'PATCH', url: this.url(), body: { displayName: input.displayName } }, options);
   }
 
   changePassword(input: { currentPassword: string; newPassword: string }, options?: RequestOptions): Promise<{ endedSessions: number }> {
-    return this.http.request({ method: 'PUT', url: this.url('/password'), body: { currentPassword: input.currentPassword, newPassword: input.newPassword }, idempotent: false }, options);
+    return this.http.request({ method: 'PUT', url: this.url('/password'), body: { currentPassword: input.currentPassword, newPassword: input.newPassword } }, options);
   }
 
   sessions(options?: RequestOptions): Promise<{ items: ConsoleSessionEntryView[] }> {
-    return this.http.request({ method: 'GET', url: this.url('/sessions'), idempotent: true }, options);
+    return this.http.request({ method: 'GET', url: this.url('/sessions') }, options);
   }
 
   async endSessions(sessionId?: string, options?: RequestOptions): Promise<void> {
-    await this.http.request({ method: 'DELETE', url: this.url(sessionId === undefined ? '/sessions' : `/sessions/${segment(sessionId)}`), idempotent: sessionId === undefined }, options);
+    await this.http.request({ method: 'DELETE', url: this.url(sessionId === undefined ? '/sessions' : `/sessions/${segment(sessionId)}`) }, options);
   }
 
   startTotp(options?: RequestOptions): Promise<TotpEnrollmentView> {
-    return this.http.request({ method: 'POST', url: this.url('/totp'), idempotent: false }, options);
+    return this.http.request({ method: 'POST', url: this.url('/totp') }, options);
   }
 
   confirmTotp(code: string, options?: RequestOptions): Promise<RecoveryCodesView> {
-    return this.http.request({ method: 'POST', url: this.url('/totp/confirm'), body: { code }, idempotent: false }, options);
+    return this.http.request({ method: 'POST', url: this.url('/totp/confirm'), body: { code } }, options);
   }
 
   async removeTotp(options?: RequestOptions): Promise<void> {
-    await this.http.request({ method: 'DELETE', url: this.url('/totp'), idempotent: false }, options);
+    await this.http.request({ method: 'DELETE', url: this.url('/totp') }, options);
   }
 
   renewRecoveryCodes(options?: RequestOptions): Promise<RecoveryCodesView> {
-    return this.http.request({ method: 'POST', url: this.url('/recovery-codes'), idempotent: false }, options);
+    return this.http.request({ method: 'POST', url: this.url('/recovery-codes') }, options);
   }
 
   passkeyOptions(options?: RequestOptions): Promise<Record<string, unknown>> {
-    return this.http.request({ method: 'POST', url: this.url('/passkeys/options'), idempotent: false }, options);
+    return this.http.request({ method: 'POST', url: this.url('/passkeys/options') }, options);
   }
 
   registerPasskey(input: { name: string; response: Record<string, unknown> }, options?: RequestOptions): Promise<PasskeyView> {
-    return this.http.request({ method: 'POST', url: this.url('/passkeys'), body: { name: input.name, response: input.response }, idempotent: false }, options);
+    return this.http.request({ method: 'POST', url: this.url('/passkeys'), body: { name: input.name, response: input.response } }, options);
   }
 
   async removePasskey(passkeyId: string, options?: RequestOptions): Promise<void> {
-    await this.http.request({ method: 'DELETE', url: this.url(`/passkeys/${segment(passkeyId)}`), idempotent: false }, options);
+    await this.http.request({ method: 'DELETE', url: this.url(`/passkeys/${segment(passkeyId)}`) }, options);
   }
 }

@@ -22,13 +22,13 @@ export class ConsoleAuditResource implements ConsoleAuditApi {
   ) {}
 
   list(gameId: string, page: { limit?: number; cursor?: string } = {}, options?: RequestOptions): Promise<Page<AuditEntryView>> {
-    return this.http.request({ method: 'GET', url: this.url(gameId, '', { limit: page.limit, cursor: page.cursor }), idempotent: true }, options);
+    return this.http.request({ method: 'GET', url: this.url(gameId, '', { limit: page.limit, cursor: page.cursor }) }, options);
   }
 
   export(gameId: string, window: { since?: string | Date; until?: string | Date } = {}, options?: RequestOptions): Promise<string> {
     const instant = (value: string | Date | undefined) => (value instanceof Date ? value.toISOString() : value);
     return this.http.request(
-      { method: 'GET', url: this.url(gameId, '/export', { since: instant(window.since), until: instant(window.until) }), idempotent: true, text: 'application/x-ndjson' },
+      { method: 'GET', url: this.url(gameId, '/export', { since: instant(window.since), until: instant(window.until) }), text: 'application/x-ndjson' },
       options,
     );
   }

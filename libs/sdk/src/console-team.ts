@@ -43,9 +43,6 @@ export interface ConsoleTeamApi {
   putSettings(settings: ConsoleSettingsView, options?: RequestOptions): Promise<ConsoleSettingsView>;
 }
 
-// Reads, the status and roles PATCH (the same body again sets the same state), ending every session and PUT settings
-// are retried; removals, revocations, single-session ends, invitations and their acceptance are not (a repeat answers
-// 404 or makes another link).
 export class ConsoleTeamResource implements ConsoleTeamApi {
   constructor(
     private readonly http: HttpClient,
@@ -53,54 +50,54 @@ export class ConsoleTeamResource implements ConsoleTeamApi {
   ) {}
 
   async listOperators(options?: RequestOptions): Promise<OperatorView[]> {
-    return (await this.http.request<{ items: OperatorView[] }>({ method: 'GET', url: this.url('/operators'), idempotent: true }, options)).items;
+    return (await this.http.request<{ items: OperatorView[] }>({ method: 'GET', url: this.url('/operators') }, options)).items;
   }
 
   updateOperator(operatorId: string, change: OperatorChange, options?: RequestOptions): Promise<OperatorView> {
-    return this.http.request({ method: 'PATCH', url: this.url(`/operators/${segment(operatorId)}`), body: change, idempotent: true }, options);
+    return this.http.request({ method: 'PATCH', url: this.url(`/operators/${segment(operatorId)}`), body: change }, options);
   }
 
   async removeOperator(operatorId: string, options?: RequestOptions): Promise<void> {
-    await this.http.request({ method: 'DELETE', url: this.url(`/operators/${segment(operatorId)}`), idempotent: false }, options);
+    await this.http.request({ method: 'DELETE', url: this.url(`/operators/${segment(operatorId)}`) }, options);
   }
 
   async listOperatorSessions(operatorId: string, options?: RequestOptions): Promise<ConsoleSessionEntryView[]> {
     const url = this.url(`/operators/${segment(operatorId)}/sessions`);
-    return (await this.http.request<{ items: ConsoleSessionEntryView[] }>({ method: 'GET', url, idempotent: true }, options)).items;
+    return (await this.http.request<{ items: ConsoleSessionEntryView[] }>({ method: 'GET', url }, options)).items;
   }
 
   async endOperatorSessions(operatorId: string, sessionId?: string, options?: RequestOptions): Promise<void> {
     const path = `/operators/${segment(operatorId)}/sessions${sessionId === undefined ? '' : `/${segment(sessionId)}`}`;
-    await this.http.request({ method: 'DELETE', url: this.url(path), idempotent: sessionId === undefined }, options);
+    await this.http.request({ method: 'DELETE', url: this.url(path) }, options);
   }
 
   async listInvitations(options?: RequestOptions): Promise<InvitationView[]> {
-    return (await this.http.request<{ items: InvitationView[] }>({ method: 'GET', url: this.url('/invitations'), idempotent: true }, options)).items;
+    return (await this.http.request<{ items: InvitationView[] }>({ method: 'GET', url: this.url('/invitations') }, options)).items;
   }
 
   createInvitation(input: { email: string; grants: RoleGrant[] }, options?: RequestOptions): Promise<CreatedInvitationView> {
-    return this.http.request({ method: 'POST', url: this.url('/invitations'), body: { email: input.email, grants: input.grants }, idempotent: false }, options);
+    return this.http.request({ method: 'POST', url: this.url('/invitations'), body: { email: input.email, grants: input.grants } }, options);
   }
 
   async revokeInvitation(invitationId: string, options?: RequestOptions): Promise<void> {
-    await this.http.request({ method: 'DELETE', url: this.url(`/invitations/${segment(invitationId)}`), idempotent: false }, options);
+    await this.http.request({ method: 'DELETE', url: this.url(`/invitations/${segment(invitationId)}`) }, options);
   }
 
   previewInvitation(token: string, options?: RequestOptions): Promise<InvitationPreview> {
-    return this.http.request({ method: 'POST', url: this.url('/invitations/preview'), body: { token }, idempotent: true }, options);
+    return this.http.request({ method: 'POST', url: this.url('/invitations/preview'), body: { token } }, options);
   }
 
   acceptInvitation(input: InvitationAcceptance, options?: RequestOptions): Promise<ConsoleSessionView> {
     const body = { token: input.token, password: input.password, displayName: input.displayName };
-    return this.http.request({ method: 'POST', url: this.url('/invitations/accept'), body, idempotent: false }, options);
+    return this.http.request({ method: 'POST', url: this.url('/invitations/accept'), body }, options);
   }
 
   getSettings(options?: RequestOptions): Promise<ConsoleSettingsView> {
-    return this.http.request({ method: 'GET', url: this.url('/settings'), idempotent: true }, options);
+    return this.http.request({ method: 'GET', url: this.url('/settings') }, options);
   }
 
   putSettings(settings: ConsoleSettingsView, options?: RequestOptions): Promise<ConsoleSettingsView> {
-    return this.http.request({ method: 'PUT', url: this.url('/settings'), body: { requireTwoFactor: settings.requireTwoFactor }, idempotent: true }, options);
+    return this.http.request({ method: 'PUT', url: this.url('/settings'), body: { requireTwoFactor: settings.requireTwoFactor } }, options);
   }
 
   private url(path: string): string {

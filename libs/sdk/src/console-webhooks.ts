@@ -29,27 +29,27 @@ export class ConsoleWebhooksResource implements ConsoleWebhooksApi {
   ) {}
 
   list(gameId: string, options?: RequestOptions): Promise<{ items: WebhookEndpointView[] }> {
-    return this.http.request({ method: 'GET', url: this.url(gameId), idempotent: true }, options);
+    return this.http.request({ method: 'GET', url: this.url(gameId) }, options);
   }
 
   create(gameId: string, input: WebhookEndpointInput, options?: RequestOptions): Promise<CreatedWebhookEndpointView> {
-    return this.http.request({ method: 'POST', url: this.url(gameId), body: input, idempotent: false }, options);
+    return this.http.request({ method: 'POST', url: this.url(gameId), body: input }, options);
   }
 
   update(gameId: string, endpointId: string, change: Partial<WebhookEndpointInput>, options?: RequestOptions): Promise<WebhookEndpointView> {
-    return this.http.request({ method: 'PATCH', url: this.url(gameId, `/${segment(endpointId)}`), body: change, idempotent: true }, options);
+    return this.http.request({ method: 'PATCH', url: this.url(gameId, `/${segment(endpointId)}`), body: change }, options);
   }
 
   delete(gameId: string, endpointId: string, options?: RequestOptions): Promise<void> {
-    return this.http.request({ method: 'DELETE', url: this.url(gameId, `/${segment(endpointId)}`), idempotent: false }, options);
+    return this.http.request({ method: 'DELETE', url: this.url(gameId, `/${segment(endpointId)}`) }, options);
   }
 
   rotateSecret(gameId: string, endpointId: string, rotation: { overlapSeconds?: number } = {}, options?: RequestOptions): Promise<CreatedWebhookEndpointView> {
-    return this.http.request({ method: 'POST', url: this.url(gameId, `/${segment(endpointId)}/rotate-secret`), body: rotation, idempotent: false }, options);
+    return this.http.request({ method: 'POST', url: this.url(gameId, `/${segment(endpointId)}/rotate-secret`), body: rotation }, options);
   }
 
   sendTest(gameId: string, endpointId: string, options?: RequestOptions): Promise<WebhookDeliveryView> {
-    return this.http.request({ method: 'POST', url: this.url(gameId, `/${segment(endpointId)}/test`), idempotent: false }, options);
+    return this.http.request({ method: 'POST', url: this.url(gameId, `/${segment(endpointId)}/test`) }, options);
   }
 
   deliveries(gameId: string, endpointId: string, page: { limit?: number; cursor?: string; status?: WebhookDeliveryStatus } = {}, options?: RequestOptions): Promise<Page<WebhookDeliveryView>> {
@@ -60,16 +60,16 @@ export class ConsoleWebhooksResource implements ConsoleWebhooksApi {
       }
     }
     const search = params.toString();
-    return this.http.request({ method: 'GET', url: `${this.url(gameId, `/${segment(endpointId)}/deliveries`)}${search === '' ? '' : `?${search}`}`, idempotent: true }, options);
+    return this.http.request({ method: 'GET', url: `${this.url(gameId, `/${segment(endpointId)}/deliveries`)}${search === '' ? '' : `?${search}`}` }, options);
   }
 
   redeliver(gameId: string, endpointId: string, deliveryId: string, options?: RequestOptions): Promise<WebhookDeliveryView> {
-    return this.http.request({ method: 'POST', url: this.url(gameId, `/${segment(endpointId)}/deliveries/${segment(deliveryId)}/redeliver`), idempotent: false }, options);
+    return this.http.request({ method: 'POST', url: this.url(gameId, `/${segment(endpointId)}/deliveries/${segment(deliveryId)}/redeliver`) }, options);
   }
 
   redeliverFailed(gameId: string, endpointId: string, since: string | Date, options?: RequestOptions): Promise<{ scheduled: number }> {
     const body = { since: since instanceof Date ? since.toISOString() : since };
-    return this.http.request({ method: 'POST', url: this.url(gameId, `/${segment(endpointId)}/redeliver`), body, idempotent: false }, options);
+    return this.http.request({ method: 'POST', url: this.url(gameId, `/${segment(endpointId)}/redeliver`), body }, options);
   }
 
   private url(gameId: string, path = ''): string {

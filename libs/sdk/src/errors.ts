@@ -33,7 +33,7 @@ export class GameWalletError extends Error {
   readonly code: GameWalletErrorCode;
   /** The `x-request-id` of the answer (or the one the call sent): quote it when reporting a problem. */
   readonly requestId?: string;
-  /** Seconds to wait before trying again, from the answer's `Retry-After` (429 and 503). */
+  /** Seconds to wait before trying again, from the answer's `Retry-After` (429, 503, 409 `IDEMPOTENCY_IN_PROGRESS`). */
   readonly retryAfter?: number;
   /**
    * With 403 `POLICY_DENIED`: the signing policy's rule that decided (`null` when no rule accepted the request), why,

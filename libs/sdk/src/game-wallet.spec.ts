@@ -14,6 +14,28 @@ const player = {
   updatedAt: '2026-11-21T10:00:00.000Z',
 };
 const unavailable = { status: 503, body: { message: 'down', code: 'SERVICE_UNAVAILABLE' }, headers: { 'retry-after': '0' } };
+/** The platform's first answers before a retry may succeed, and one that must end the call. */
+const retryableFailures = {
+  429: { status: 429, body: { message: 'slow down', code: 'RATE_LIMITED' }, headers: { 'retry-after': '0' } },
+  503: unavailable,
+  504: { status: 504, body: { message: 'deadline', code: 'GATEWAY_TIMEOUT' } },
+  409: { status: 409, body: { message: 'The first request with this key is still running', code: 'IDEMPOTENCY_IN_PROGRESS' }, headers: { 'retry-after': '0' } },
+};
+const keyReused = { status: 422, body: { message: 'This Idempotency-Key came with another request', code: 'IDEMPOTENCY_KEY_REUSED' } };
+
+/**
+ * The requests one call sent, when the platform first answers `failure` and then `answer`: two (one retry, with the
+ * same Idempotency-Key) or one.
+ */
+async function attemptsOf<C>(make: (fetch: ReturnType<typeof fakeFetch>) => C, call: (client: C) => Promise<unknown>, failure: { status: number; body?: unknown }, answer: { status: number; body?: unknown }) {
+  const fetch = fakeFetch(failure, answer);
+  await call(make(fetch)).catch(() => undefined);
+  const keys = new Set(fetch.requests.map((request) => request.init.headers['idempotency-key']));
+  expect(keys.size).toBe(1);
+  // a read carries no key; a write carries one
+  expect([...keys][0] === undefined).toBe(fetch.requests[0].init.method === 'GET');
+  return fetch.requests.length;
+}
 
 const server = (fetch: ReturnType<typeof fakeFetch>) =>
   new GameWallet({ baseUrl: 'https://api.test/', coreUrl: 'https://core.test/prefix', apiKey: 'gk_key', fetch, retryDelayMs: 1 });
@@ -85,21 +107,37 @@ describe(GameWallet.name, () => {
     ]);
   });
 
-  it('retries players.create, the reads and profiles.revoke; never profiles.authenticate or wallets.sign', async () => {
-    const retried = async (call: (client: GameWallet) => Promise<unknown>, answer: { status: number; body?: unknown }) => {
-      const fetch = fakeFetch(unavailable, answer);
-      await call(server(fetch)).catch(() => undefined);
-      return fetch.requests.length;
-    };
-    expect(await retried((client) => client.players.create({ uniqueId: 'u' }), { status: 200, body: player })).toBe(2);
-    expect(await retried((client) => client.players.get('p'), { status: 200, body: player })).toBe(2);
-    expect(await retried((client) => client.profiles.revoke('p'), { status: 204 })).toBe(2);
-    expect(await retried((client) => client.wallets.get('w'), { status: 200, body: {} })).toBe(2);
-    expect(await retried((client) => client.jwks(), { status: 200, body: { keys: [] } })).toBe(2);
-    expect(await retried((client) => client.profiles.authenticate('p'), { status: 200, body: {} })).toBe(1);
-    expect(await retried((client) => client.wallets.sign('w', { chain: 'evm', message: 'm' }), { status: 200, body: {} })).toBe(1);
-    expect(await retried((client) => client.wallets.signTransaction('w', { chain: 'evm', transaction: { chainId: '1' } }), { status: 200, body: {} })).toBe(1);
-    expect(await retried((client) => client.wallets.signTypedData('w', { domain: {}, types: {}, primaryType: 'A', message: {} }), { status: 200, body: {} })).toBe(1);
+  it('retries the reads after a 503', async () => {
+    const ok = { status: 200, body: player };
+    expect(await attemptsOf(server, (client) => client.players.get('p'), unavailable, ok)).toBe(2);
+    expect(await attemptsOf(server, (client) => client.wallets.get('w'), unavailable, ok)).toBe(2);
+    expect(await attemptsOf(server, (client) => client.jwks(), unavailable, { status: 200, body: { keys: [] } })).toBe(2);
+  });
+
+  describe.each(Object.entries(retryableFailures))('after %s', (_, failure) => {
+    it.each([
+      ['players.create', (client: GameWallet) => client.players.create({ uniqueId: 'u' })],
+      ['profiles.authenticate', (client: GameWallet) => client.profiles.authenticate('p')],
+      ['profiles.revoke', (client: GameWallet) => client.profiles.revoke('p')],
+      ['wallets.sign', (client: GameWallet) => client.wallets.sign('w', { chain: 'evm', message: 'm' })],
+      ['wallets.signTransaction', (client: GameWallet) => client.wallets.signTransaction('w', { chain: 'evm', transaction: { chainId: '1' } })],
+      ['wallets.signTypedData', (client: GameWallet) => client.wallets.signTypedData('w', { domain: {}, types: {}, primaryType: 'A', message: {} })],
+    ])('retries %s with the same Idempotency-Key', async (_name, call) => {
+      expect(await attemptsOf(server, call, failure, { status: 200, body: player })).toBe(2);
+    });
+  });
+
+  it('does not retry a write answered 422 IDEMPOTENCY_KEY_REUSED', async () => {
+    expect(await attemptsOf(server, (client) => client.wallets.sign('w', { chain: 'evm', message: 'm' }), keyReused, { status: 200, body: {} })).toBe(1);
+    expect(await attemptsOf(server, (client) => client.profiles.authenticate('p'), keyReused, { status: 200, body: {} })).toBe(1);
+    const fetch = fakeFetch(keyReused);
+    await expect(server(fetch).players.create({ uniqueId: 'u' }, { idempotencyKey: 'used-before' })).rejects.toMatchObject({ status: 422, code: 'IDEMPOTENCY_KEY_REUSED' });
+  });
+
+  it('says created: true for the call that made the player, also when a retry gets the kept answer (201, Idempotent-Replayed)', async () => {
+    const fetch = fakeFetch(unavailable, { status: 201, body: player, headers: { 'idempotent-replayed': 'true' } });
+    await expect(server(fetch).players.create({ uniqueId: 'u-1' })).resolves.toEqual({ player, created: true });
+    expect(fetch.requests).toHaveLength(2);
   });
 
   it('reads health (the report also when it is 503) and the JWKS without a credential being needed', async () => {
@@ -256,23 +294,59 @@ describe(ConsoleClient.name, () => {
     expect(fetch.requests[0]).toMatchObject({ url: 'https://api.test/v1/console/games/g-1/signing-policy/draft', init: { method: 'DELETE' } });
   });
 
-  it('retries the reads, PUTs, evaluations and replays; never deleting or activating the draft', async () => {
-    const retried = async (call: (client: ConsoleClient) => Promise<unknown>, answer: { status: number; body?: unknown }) => {
-      const fetch = fakeFetch(unavailable, answer);
-      await call(consoleClient(fetch)).catch(() => undefined);
-      return fetch.requests.length;
-    };
+  it('retries the reads after a 503', async () => {
     const ok = { status: 200, body: policy };
-    expect(await retried((client) => client.signingPolicy.get('g'), ok)).toBe(2);
-    expect(await retried((client) => client.signingPolicy.put('g', rules, { ifMatch: 1 }), ok)).toBe(2);
-    expect(await retried((client) => client.signingPolicy.versions('g'), ok)).toBe(2);
-    expect(await retried((client) => client.signingPolicy.evaluate('g', { operation: 'message', chain: 'evm', credential: { kind: 'profile' }, payload: '' }), ok)).toBe(2);
-    expect(await retried((client) => client.signingPolicy.draft.get('g'), ok)).toBe(2);
-    expect(await retried((client) => client.signingPolicy.draft.put('g', rules), ok)).toBe(2);
-    expect(await retried((client) => client.signingPolicy.draft.differences('g'), ok)).toBe(2);
-    expect(await retried((client) => client.signingPolicy.draft.replay('g'), ok)).toBe(2);
-    expect(await retried((client) => client.signingPolicy.draft.delete('g'), { status: 204 })).toBe(1);
-    expect(await retried((client) => client.signingPolicy.draft.activate('g'), ok)).toBe(1);
+    expect(await attemptsOf(consoleClient, (client) => client.signingPolicy.get('g'), unavailable, ok)).toBe(2);
+    expect(await attemptsOf(consoleClient, (client) => client.signingPolicy.versions('g'), unavailable, ok)).toBe(2);
+    expect(await attemptsOf(consoleClient, (client) => client.signingPolicy.draft.get('g'), unavailable, ok)).toBe(2);
+    expect(await attemptsOf(consoleClient, (client) => client.signingPolicy.draft.differences('g'), unavailable, ok)).toBe(2);
+  });
+
+  // Every write of the console client, each of which carries an Idempotency-Key.
+  const consoleWrites: [string, (client: ConsoleClient) => Promise<unknown>][] = [
+    ['signingPolicy.put', (client) => client.signingPolicy.put('g', rules, { ifMatch: 1 })],
+    ['signingPolicy.evaluate', (client) => client.signingPolicy.evaluate('g', { operation: 'message', chain: 'evm', credential: { kind: 'profile' }, payload: '' })],
+    ['signingPolicy.draft.put', (client) => client.signingPolicy.draft.put('g', rules)],
+    ['signingPolicy.draft.delete', (client) => client.signingPolicy.draft.delete('g')],
+    ['signingPolicy.draft.replay', (client) => client.signingPolicy.draft.replay('g')],
+    ['signingPolicy.draft.activate', (client) => client.signingPolicy.draft.activate('g')],
+    ['session.stepUp', (client) => client.session.stepUp({ totp: '123456' })],
+    ['session.stepUpOptions', (client) => client.session.stepUpOptions()],
+    ['account.update', (client) => client.account.update({ displayName: 'Ada' })],
+    ['account.changePassword', (client) => client.account.changePassword({ currentPassword: 'a', newPassword: 'b' })],
+    ['account.endSessions', (client) => client.account.endSessions('s-1')],
+    ['account.startTotp', (client) => client.account.startTotp()],
+    ['account.confirmTotp', (client) => client.account.confirmTotp('123456')],
+    ['account.removeTotp', (client) => client.account.removeTotp()],
+    ['account.renewRecoveryCodes', (client) => client.account.renewRecoveryCodes()],
+    ['account.passkeyOptions', (client) => client.account.passkeyOptions()],
+    ['account.registerPasskey', (client) => client.account.registerPasskey({ name: 'key', response: {} })],
+    ['account.removePasskey', (client) => client.account.removePasskey('k-1')],
+    ['team.updateOperator', (client) => client.team.updateOperator('o-1', { status: 'suspended' })],
+    ['team.removeOperator', (client) => client.team.removeOperator('o-1')],
+    ['team.endOperatorSessions', (client) => client.team.endOperatorSessions('o-1', 's-1')],
+    ['team.createInvitation', (client) => client.team.createInvitation({ email: 'a@example.com', grants: [] })],
+    ['team.revokeInvitation', (client) => client.team.revokeInvitation('i-1')],
+    ['team.previewInvitation', (client) => client.team.previewInvitation('t')],
+    ['team.acceptInvitation', (client) => client.team.acceptInvitation({ token: 't', password: 'p', displayName: 'Ada' })],
+    ['team.putSettings', (client) => client.team.putSettings({ requireTwoFactor: true })],
+    ['webhooks.create', (client) => client.webhooks.create('g', { url: 'https://hooks.example.com', eventTypes: ['*'] })],
+    ['webhooks.update', (client) => client.webhooks.update('g', 'e-1', { enabled: false })],
+    ['webhooks.delete', (client) => client.webhooks.delete('g', 'e-1')],
+    ['webhooks.rotateSecret', (client) => client.webhooks.rotateSecret('g', 'e-1')],
+    ['webhooks.sendTest', (client) => client.webhooks.sendTest('g', 'e-1')],
+    ['webhooks.redeliver', (client) => client.webhooks.redeliver('g', 'e-1', 'd-1')],
+    ['webhooks.redeliverFailed', (client) => client.webhooks.redeliverFailed('g', 'e-1', '2026-11-01T00:00:00Z')],
+  ];
+
+  describe.each(Object.entries(retryableFailures))('after %s', (_, failure) => {
+    it.each(consoleWrites)('retries %s with the same Idempotency-Key', async (_name, call) => {
+      expect(await attemptsOf(consoleClient, call, failure, { status: 200, body: policy })).toBe(2);
+    });
+  });
+
+  it.each(consoleWrites)('does not retry %s answered 422 IDEMPOTENCY_KEY_REUSED', async (_name, call) => {
+    expect(await attemptsOf(consoleClient, call, keyReused, { status: 200, body: policy })).toBe(1);
   });
 
   it('throws 412 PRECONDITION_FAILED as a GameWalletError, and refuses an ifMatch that is no version before sending', async () => {

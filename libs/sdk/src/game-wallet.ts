@@ -5,6 +5,8 @@ import { ConsoleAuditApi, ConsoleAuditResource } from './console-audit';
 import { ConsoleWebhooksApi, ConsoleWebhooksResource } from './console-webhooks';
 import { ClientOptions, HttpClient, RequestOptions } from './http-client';
 import { PlayersResource, ProfilesResource, PublicApi, SigningPolicyResource, WalletsResource } from './resources';
+import { checkedRequestSigner, signatureHeaders } from './signing/message-signature';
+import type { RequestSigner } from './signing/request-signer';
 import type { HealthOptions, HealthReport, PlayersApi, ProfilesApi, SigningPolicyApi, WalletsApi } from './types';
 
 export interface GameWalletOptions extends ClientOptions {
@@ -14,6 +16,12 @@ export interface GameWalletOptions extends ClientOptions {
   coreUrl: string;
   /** The game's API key (`gk_…`), sent as `x-api-key`. Keep it on the game server: it acts for the whole game. */
   apiKey: string;
+  /**
+   * Signs every request, each attempt anew (RFC 9421: `Signature-Input` and `Signature`, with `Content-Digest` of the
+   * body), for an API key that requires signed requests: the platform then refuses what this key sends unsigned, so
+   * a stolen API key alone is not enough. See {@link requestSignerFromPem} and {@link requestSignerFromCryptoKey}.
+   */
+  requestSigner?: RequestSigner;
 }
 
 export interface ProfileClientOptions extends ClientOptions {
@@ -46,7 +54,8 @@ export class GameWallet {
     }
     const baseUrl = urlOption('baseUrl', options.baseUrl);
     const apiKey = options.apiKey;
-    const http = new HttpClient(options, () => ({ 'x-api-key': apiKey }));
+    const signer = options.requestSigner === undefined ? undefined : checkedRequestSigner(options.requestSigner);
+    const http = new HttpClient(options, () => ({ 'x-api-key': apiKey }), { attemptHeaders: signer && ((request) => signatureHeaders(request, signer)) });
     this.players = new PlayersResource(http, urlOption('coreUrl', options.coreUrl));
     this.profiles = new ProfilesResource(http, baseUrl);
     this.wallets = new WalletsResource(http, baseUrl);

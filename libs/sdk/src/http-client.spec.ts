@@ -1,15 +1,16 @@
 import { GameWalletError } from './errors';
-import { HttpCall, HttpClient } from './http-client';
+import { HttpCall, HttpClient, OutgoingRequest } from './http-client';
 import { fakeFetch, hangingFetch, response } from './testing/fake-fetch';
 
-const read: HttpCall = { method: 'GET', url: 'https://api.test/v1/thing', idempotent: true };
-const write: HttpCall = { method: 'POST', url: 'https://api.test/v1/thing', body: { a: 1 }, idempotent: false };
+const read: HttpCall = { method: 'GET', url: 'https://api.test/v1/thing' };
+const write: HttpCall = { method: 'POST', url: 'https://api.test/v1/thing', body: { a: 1 } };
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const unavailable = { status: 503, body: { message: 'Redis is unavailable', code: 'SERVICE_UNAVAILABLE' }, headers: { 'retry-after': '1', 'x-request-id': 'req-1' } };
 const ok = { status: 200, body: { id: 'x' } };
 
 /** A client that retries quickly and without randomness (jitter 0). */
 const client = (fetch: ReturnType<typeof fakeFetch>, options: ConstructorParameters<typeof HttpClient>[0] = {}) =>
-  new HttpClient({ retryDelayMs: 1, fetch, ...options }, () => ({ 'x-api-key': 'gk_test' }), () => 0);
+  new HttpClient({ retryDelayMs: 1, fetch, ...options }, () => ({ 'x-api-key': 'gk_test' }), { random: () => 0 });
 
 async function failure(promise: Promise<unknown>): Promise<GameWalletError> {
   const error = await promise.then(
@@ -26,7 +27,7 @@ describe(HttpClient.name, () => {
   });
 
   describe('retries', () => {
-    it('retries an idempotent call after 503, 504 and 429 and returns the answer that succeeds', async () => {
+    it('retries a read after 503, 504 and 429 and returns the answer that succeeds', async () => {
       const fetch = fakeFetch(
         { ...unavailable, headers: {} },
         { status: 504, body: { message: 'deadline', code: 'GATEWAY_TIMEOUT' } },
@@ -39,9 +40,9 @@ describe(HttpClient.name, () => {
       expect(limited.requests).toHaveLength(2);
     });
 
-    it('sends the same request again: method, headers and body', async () => {
+    it('sends the same request again: method, headers (the Idempotency-Key too) and body', async () => {
       const fetch = fakeFetch({ ...unavailable, headers: {} }, ok);
-      await client(fetch).request({ ...write, idempotent: true }, { requestId: 'mine' });
+      await client(fetch).request(write, { requestId: 'mine' });
       const [first, second] = fetch.requests;
       expect(second.url).toBe(first.url);
       expect(second.init.method).toBe('POST');
@@ -49,14 +50,38 @@ describe(HttpClient.name, () => {
       expect(second.init.body).toBe('{"a":1}');
     });
 
-    it('never retries a call that is not idempotent', async () => {
-      const fetch = fakeFetch(unavailable, ok);
-      const error = await failure(client(fetch).request(write));
-      expect([error.status, error.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+    it.each([['POST'], ['PUT'], ['PATCH'], ['DELETE']] as const)('retries a %s (it carries an Idempotency-Key) after 429, 503, 504 and a network error', async (method) => {
+      const fetch = fakeFetch(
+        { status: 429, body: { message: 'slow down', code: 'RATE_LIMITED' }, headers: { 'retry-after': '0' } },
+        { ...unavailable, headers: {} },
+        { status: 504, body: { message: 'deadline', code: 'GATEWAY_TIMEOUT' } },
+        new TypeError('fetch failed'),
+        ok,
+      );
+      await expect(client(fetch, { retries: 4 }).request({ ...write, method })).resolves.toEqual({ id: 'x' });
+      expect(fetch.requests).toHaveLength(5);
+      expect(new Set(fetch.requests.map((request) => request.init.headers['idempotency-key'])).size).toBe(1);
+    });
+
+    it('retries 409 IDEMPOTENCY_IN_PROGRESS (the first attempt still runs) after its Retry-After', async () => {
+      jest.useFakeTimers();
+      const inProgress = { status: 409, body: { message: 'A request with this Idempotency-Key is in progress', code: 'IDEMPOTENCY_IN_PROGRESS' }, headers: { 'retry-after': '1' } };
+      const fetch = fakeFetch(inProgress, { status: 201, body: { id: 'x' }, headers: { 'idempotent-replayed': 'true' } });
+      const result = client(fetch, { retryDelayMs: 200 }).request(write);
+      await jest.advanceTimersByTimeAsync(999);
       expect(fetch.requests).toHaveLength(1);
-      const offline = fakeFetch(new TypeError('fetch failed'), ok);
-      expect((await failure(client(offline).request(write))).code).toBe('NETWORK_ERROR');
-      expect(offline.requests).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(1);
+      await expect(result).resolves.toEqual({ id: 'x' });
+      expect(fetch.requests[1].init.headers['idempotency-key']).toBe(fetch.requests[0].init.headers['idempotency-key']);
+    });
+
+    it('does not retry 422 IDEMPOTENCY_KEY_REUSED, nor another 409', async () => {
+      const reused = fakeFetch({ status: 422, body: { message: 'This Idempotency-Key came with another request', code: 'IDEMPOTENCY_KEY_REUSED' } }, ok);
+      expect(await failure(client(reused).request(write))).toMatchObject({ status: 422, code: 'IDEMPOTENCY_KEY_REUSED' });
+      expect(reused.requests).toHaveLength(1);
+      const conflict = fakeFetch({ status: 409, body: { message: 'Taken', code: 'CONFLICT' }, headers: { 'retry-after': '0' } }, ok);
+      expect(await failure(client(conflict).request(write))).toMatchObject({ status: 409, code: 'CONFLICT' });
+      expect(conflict.requests).toHaveLength(1);
     });
 
     it.each([[400], [401], [403], [404], [500]])('does not retry %i', async (status) => {
@@ -84,7 +109,7 @@ describe(HttpClient.name, () => {
       expect(perCall.requests).toHaveLength(1);
     });
 
-    it('retries a network error of an idempotent call', async () => {
+    it('retries a network error of a read', async () => {
       const fetch = fakeFetch(new TypeError('fetch failed'), ok);
       await expect(client(fetch).request(read)).resolves.toEqual({ id: 'x' });
       expect(fetch.requests).toHaveLength(2);
@@ -230,13 +255,100 @@ describe(HttpClient.name, () => {
     });
   });
 
+  describe('attempt headers (a request signature)', () => {
+    const withHook = (fetch: ReturnType<typeof fakeFetch>, attemptHeaders: (request: OutgoingRequest) => Promise<Record<string, string>>) =>
+      new HttpClient({ retryDelayMs: 1, fetch }, () => ({ 'x-api-key': 'gk_test' }), { random: () => 0, attemptHeaders });
+
+    it('adds headers made for each attempt from what it sends, the URL as fetch sends it', async () => {
+      const seen: OutgoingRequest[] = [];
+      const fetch = fakeFetch({ ...unavailable, headers: {} }, ok);
+      await withHook(fetch, async (request) => (seen.push(request), { signature: `attempt-${seen.length}` })).request({ ...write, url: 'HTTPS://API.test:443/v1/thing?a=1' });
+      expect(seen).toHaveLength(2);
+      const headers = { accept: 'application/json', 'x-api-key': 'gk_test', 'content-type': 'application/json', 'idempotency-key': fetch.requests[0].init.headers['idempotency-key'] };
+      expect(seen).toEqual([
+        { method: 'POST', url: 'https://api.test/v1/thing?a=1', headers, body: '{"a":1}' },
+        { method: 'POST', url: 'https://api.test/v1/thing?a=1', headers, body: '{"a":1}' },
+      ]);
+      expect(fetch.requests.map(({ url, init }) => [url, init.headers.signature])).toEqual([
+        ['https://api.test/v1/thing?a=1', 'attempt-1'],
+        ['https://api.test/v1/thing?a=1', 'attempt-2'],
+      ]);
+    });
+
+    it('ends with TIMEOUT when making them outlasts the call, sending nothing', async () => {
+      const fetch = fakeFetch(ok);
+      const error = await failure(withHook(fetch, () => new Promise(() => undefined)).request(read, { timeoutMs: 50 }));
+      expect(error.code).toBe('TIMEOUT');
+      expect(fetch.requests).toHaveLength(0);
+    });
+  });
+
+  describe('Idempotency-Key', () => {
+    it.each([['POST'], ['PUT'], ['PATCH'], ['DELETE']] as const)('sends a %s with a random UUID as a quoted Structured Field String', async (method) => {
+      const fetch = fakeFetch(ok);
+      await client(fetch).request({ method, url: 'https://api.test/v1/thing' });
+      const header = fetch.requests[0].init.headers['idempotency-key'];
+      expect(header).toMatch(/^"[^"]+"$/);
+      expect(header.slice(1, -1)).toMatch(UUID_V4);
+    });
+
+    it('sends none with a read, even when the caller gives one', async () => {
+      const fetch = fakeFetch(ok);
+      await client(fetch).request(read, { idempotencyKey: 'mine' });
+      expect(fetch.requests[0].init.headers).not.toHaveProperty('idempotency-key');
+    });
+
+    it('makes a new key for each call and keeps it for each retry of that call', async () => {
+      const fetch = fakeFetch({ ...unavailable, headers: {} }, ok, { ...unavailable, headers: {} }, { ...unavailable, headers: {} }, ok);
+      const http = client(fetch);
+      await http.request(write);
+      await http.request(write);
+      const keys = fetch.requests.map((request) => request.init.headers['idempotency-key']);
+      expect(keys).toHaveLength(5);
+      expect(keys[1]).toBe(keys[0]);
+      expect(keys[3]).toBe(keys[2]);
+      expect(keys[4]).toBe(keys[2]);
+      expect(keys[2]).not.toBe(keys[0]);
+    });
+
+    it("sends the caller's key, on every retry, so that a write can be repeated after a restart", async () => {
+      const fetch = fakeFetch({ ...unavailable, headers: {} }, ok, ok);
+      const key = 'order-42 / attempt: #1 ~ {ok}';
+      await client(fetch).request(write, { idempotencyKey: key });
+      await client(fetch).request(write, { idempotencyKey: key });
+      expect(fetch.requests.map((request) => request.init.headers['idempotency-key'])).toEqual([`"${key}"`, `"${key}"`, `"${key}"`]);
+    });
+
+    it.each([
+      ['an empty key', ''],
+      ['a key of 256 characters', 'k'.repeat(256)],
+      ['a double quote', 'a"b'],
+      ['a backslash', 'a\\b'],
+      ['a newline', 'a\nb'],
+      ['a tab', 'a\tb'],
+      ['a character beyond ASCII', 'clé'],
+      ['DEL', 'a\u007fb'],
+    ])('refuses %s with a TypeError, before sending anything', async (_, key) => {
+      const fetch = fakeFetch(ok);
+      await expect(client(fetch).request(write, { idempotencyKey: key })).rejects.toThrow(new TypeError('idempotencyKey must be 1 to 255 printable ASCII characters (0x20-0x7E), without " and \\'));
+      expect(fetch.requests).toHaveLength(0);
+    });
+
+    it('takes a key of 1 and of 255 printable characters', async () => {
+      const fetch = fakeFetch(ok);
+      await client(fetch).request(write, { idempotencyKey: 'k' });
+      await client(fetch).request(write, { idempotencyKey: ' '.repeat(255) });
+      expect(fetch.requests.map((request) => request.init.headers['idempotency-key'].length)).toEqual([3, 257]);
+    });
+  });
+
   describe('requests', () => {
     it('sends the credential, accept, and content-type and x-request-id only when there is a body or an id', async () => {
       const fetch = fakeFetch(ok);
       await client(fetch).request(read);
-      await client(fetch).request(write, { requestId: 'abc' });
+      await client(fetch).request(write, { requestId: 'abc', idempotencyKey: 'k-1' });
       expect(fetch.requests[0].init.headers).toEqual({ accept: 'application/json', 'x-api-key': 'gk_test' });
-      expect(fetch.requests[1].init.headers).toEqual({ accept: 'application/json', 'x-api-key': 'gk_test', 'content-type': 'application/json', 'x-request-id': 'abc' });
+      expect(fetch.requests[1].init.headers).toEqual({ accept: 'application/json', 'x-api-key': 'gk_test', 'content-type': 'application/json', 'x-request-id': 'abc', 'idempotency-key': '"k-1"' });
     });
 
     it('uses the global fetch when none is given, looked up at each call', async () => {

@@ -1,6 +1,7 @@
 import type { PolicyDeniedDetails } from './contract-types';
 import { GameWalletError } from './errors';
-import { DEFAULT_RETRY_SETTINGS, RETRYABLE_STATUSES, RetrySettings, parseRetryAfter, retryDelayMs } from './retry-policy';
+import { checkedIdempotencyKey, idempotencyKeyHeader, newIdempotencyKey } from './idempotency-key';
+import { DEFAULT_RETRY_SETTINGS, RetrySettings, isRetryable, parseRetryAfter, retryDelayMs } from './retry-policy';
 
 /** The part of a `fetch` Response the SDK reads. */
 export interface FetchResponse {
@@ -25,8 +26,18 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** The longest the whole call may take, retries and waits included (default: the client's); then `TIMEOUT`. */
   timeoutMs?: number;
-  /** Retries for this call (default: the client's). Only idempotent calls are ever retried. */
+  /**
+   * Retries for this call (default: the client's). Every call may be retried: a read is safe to repeat, and a write
+   * carries an Idempotency-Key, so the platform answers its retry with the first attempt's answer.
+   */
   retries?: number;
+  /**
+   * The `Idempotency-Key` of a write (`POST`, `PUT`, `PATCH`, `DELETE`): 1–255 printable ASCII characters (0x20–0x7E)
+   * without `"` and `\`, else the call throws a `TypeError` before sending. Default: a random UUID, new for each call
+   * and the same for each of its retries. Give your own, saved before the first call, to repeat a write safely after
+   * a restart of your process: the platform answers it with the first one's answer. Reads send none.
+   */
+  idempotencyKey?: string;
   /** Sent as `x-request-id` (1–128 printable characters) so the platform's log lines carry it. */
   requestId?: string;
 }
@@ -35,7 +46,11 @@ export interface RequestOptions {
 export interface ClientOptions {
   /** Default limit of one call, retries and waits included, in milliseconds (default 10000). */
   timeoutMs?: number;
-  /** How many times an idempotent call is retried after 429, 503, 504 or a network error (default 2; 0 disables). */
+  /**
+   * How many times a call is retried after 429, 503, 504, 409 `IDEMPOTENCY_IN_PROGRESS` or a network error (default 2;
+   * 0 disables). Writes are retried too: each carries an Idempotency-Key, so a retry of a write the platform already
+   * did is answered with that write's answer instead of being done again.
+   */
   retries?: number;
   /** The first backoff between retries, doubled each time, with jitter (default 250 ms). */
   retryDelayMs?: number;
@@ -53,8 +68,6 @@ export interface HttpCall {
   body?: unknown;
   /** headers of this call (e.g. `if-match`), beside the credential's */
   headers?: Record<string, string>;
-  /** Safe to send again after a 429/503/504 or a network error. */
-  idempotent: boolean;
   /** An error answer whose body is the result the caller wants (a health report's 503). */
   accepts?: (status: number, body: unknown) => boolean;
   /** The media type of an answer that is not JSON (`application/x-ndjson`): a 2xx answer's body is its text. */
@@ -68,20 +81,45 @@ export interface HttpAnswer<T> {
 
 export type CredentialHeaders = () => Record<string, string> | Promise<Record<string, string>>;
 
+/** What one attempt sends. */
+export interface OutgoingRequest {
+  readonly method: HttpCall['method'];
+  /** The URL given to fetch, as the WHATWG URL parser serializes it (what goes on the wire). */
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body as sent, a string fetch encodes as UTF-8. */
+  readonly body?: string;
+}
+
+/** What a client adds to the pipeline. */
+export interface HttpClientHooks {
+  /** The source of retry jitter (default `Math.random`). */
+  random?: () => number;
+  /**
+   * Headers made anew for each attempt from what it sends, retries included: a request signature, whose `created`
+   * and `nonce` must not repeat. A rejection ends the call with its error.
+   */
+  attemptHeaders?: (request: OutgoingRequest) => Promise<Record<string, string>>;
+}
+
 /**
- * One HTTP pipeline: credentials, a deadline for the whole call, the caller's abort signal, retries of idempotent
- * calls, and every failure as a {@link GameWalletError}.
+ * One HTTP pipeline: credentials, an Idempotency-Key on every write, a deadline for the whole call, the caller's abort
+ * signal, retries, and every failure as a {@link GameWalletError}.
  */
 export class HttpClient {
   private readonly timeoutMs: number;
   private readonly retry: RetrySettings;
   private readonly fetch: FetchFunction;
+  private readonly random: () => number;
+  private readonly attemptHeaders?: HttpClientHooks['attemptHeaders'];
 
   constructor(
     options: ClientOptions,
     private readonly credentials: CredentialHeaders = () => ({}),
-    private readonly random: () => number = Math.random,
+    hooks: HttpClientHooks = {},
   ) {
+    this.random = hooks.random ?? Math.random;
+    this.attemptHeaders = hooks.attemptHeaders;
     this.timeoutMs = positive('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     this.retry = {
       retries: wholeNumber('retries', options.retries ?? DEFAULT_RETRY_SETTINGS.retries),
@@ -103,10 +141,14 @@ export class HttpClient {
 
   /** The status and parsed body of the answer. */
   async send<T>(call: HttpCall, options: RequestOptions = {}): Promise<HttpAnswer<T>> {
-    const scope = new CallScope(positive('timeoutMs', options.timeoutMs ?? this.timeoutMs), options.signal, options.requestId);
-    const retries = call.idempotent ? wholeNumber('retries', options.retries ?? this.retry.retries) : 0;
+    const timeoutMs = positive('timeoutMs', options.timeoutMs ?? this.timeoutMs);
+    const retries = wholeNumber('retries', options.retries ?? this.retry.retries);
+    const givenKey = options.idempotencyKey === undefined ? undefined : checkedIdempotencyKey(options.idempotencyKey);
+    const scope = new CallScope(timeoutMs, options.signal, options.requestId);
     try {
       scope.throwIfEnded();
+      // One key for the call, made before the first attempt: every retry sends the same one.
+      const idempotencyKey = call.method === 'GET' ? undefined : (givenKey ?? (await newIdempotencyKey()));
       const headers: Record<string, string> = { accept: call.text === undefined ? 'application/json' : `${call.text}, application/json`, ...call.headers, ...(await this.credentials()) };
       scope.throwIfEnded();
       if (options.requestId !== undefined) {
@@ -115,14 +157,18 @@ export class HttpClient {
       if (call.body !== undefined) {
         headers['content-type'] = 'application/json';
       }
+      if (idempotencyKey !== undefined) {
+        headers['idempotency-key'] = idempotencyKeyHeader(idempotencyKey);
+      }
       const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+      const url = serializedUrl(call.url);
       for (let attempt = 0; ; attempt += 1) {
-        const outcome = await this.attempt<T>(call, { method: call.method, headers, body, signal: scope.signal }, scope);
+        const sent = this.attemptHeaders === undefined ? headers : { ...headers, ...(await scope.within(this.attemptHeaders({ method: call.method, url, headers, body }))) };
+        const outcome = await this.attempt<T>(url, call, { method: call.method, headers: sent, body, signal: scope.signal }, scope);
         if (outcome.ok) {
           return outcome.value;
         }
-        const retryable = outcome.error.status === 0 ? outcome.error.code === 'NETWORK_ERROR' : RETRYABLE_STATUSES.includes(outcome.error.status);
-        const delay = retryable && attempt < retries ? retryDelayMs(attempt, outcome.error.retryAfter, this.retry, this.random) : undefined;
+        const delay = isRetryable(outcome.error) && attempt < retries ? retryDelayMs(attempt, outcome.error.retryAfter, this.retry, this.random) : undefined;
         if (delay === undefined || !scope.leaves(delay)) {
           throw outcome.error;
         }
@@ -133,19 +179,19 @@ export class HttpClient {
     }
   }
 
-  private async attempt<T>(call: HttpCall, init: FetchRequestInit, scope: CallScope): Promise<{ ok: true; value: HttpAnswer<T> } | { ok: false; error: GameWalletError }> {
+  private async attempt<T>(url: string, call: HttpCall, init: FetchRequestInit, scope: CallScope): Promise<{ ok: true; value: HttpAnswer<T> } | { ok: false; error: GameWalletError }> {
     let status: number;
     let headers: FetchResponse['headers'];
     let text: string;
     try {
-      const response = await this.fetch(call.url, init);
+      const response = await this.fetch(url, init);
       status = response.status;
       headers = response.headers;
       text = await response.text();
     } catch (cause) {
       // A timeout or an abort surfaces from fetch as an AbortError: report what ended the call, not how.
       scope.throwIfEnded();
-      return { ok: false, error: new GameWalletError({ status: 0, code: 'NETWORK_ERROR', message: `Could not reach ${originOf(call.url)}: ${reasonOf(cause)}`, requestId: scope.requestId, cause }) };
+      return { ok: false, error: new GameWalletError({ status: 0, code: 'NETWORK_ERROR', message: `Could not reach ${originOf(url)}: ${reasonOf(cause)}`, requestId: scope.requestId, cause }) };
     }
     const requestId = headers.get('x-request-id') ?? scope.requestId;
     if (call.text !== undefined && status >= 200 && status < 300) {
@@ -236,6 +282,28 @@ class CallScope {
     return Date.now() + ms < this.endsAt;
   }
 
+  /** What `promise` gives, unless the call ends first (a signer that hangs must not outlast the deadline). */
+  within<T>(promise: Promise<T>): Promise<T> {
+    return new Promise((resolve, reject) => {
+      if (this.ended) {
+        reject(this.ended);
+        return;
+      }
+      const onEnd = () => reject(this.ended);
+      this.signal.addEventListener('abort', onEnd, { once: true });
+      promise.then(
+        (value) => {
+          this.signal.removeEventListener('abort', onEnd);
+          resolve(value);
+        },
+        (reason: unknown) => {
+          this.signal.removeEventListener('abort', onEnd);
+          reject(reason);
+        },
+      );
+    });
+  }
+
   sleep(ms: number): Promise<void> {
     return new Promise((resolve, reject) => {
       if (this.ended) {
@@ -269,6 +337,19 @@ class CallScope {
     }
     this.ended = new GameWalletError({ status: 0, code, message, requestId: this.requestId, cause: code === 'ABORTED' ? this.callerSignal?.reason : undefined });
     this.controller.abort(this.ended);
+  }
+}
+
+/**
+ * The URL as the WHATWG URL parser writes it (lower-case scheme and host, no default port, the path percent-encoded),
+ * which is what fetch sends: a signature then covers the URL as it goes on the wire. Unparsable, it is left for fetch
+ * to refuse.
+ */
+function serializedUrl(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
   }
 }
 

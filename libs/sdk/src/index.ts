@@ -26,6 +26,8 @@ export type {
 export type { ConsoleTeamApi, InvitationAcceptance, OperatorChange } from './console-team';
 export type { ConsoleAuditApi } from './console-audit';
 export type { ConsoleWebhooksApi } from './console-webhooks';
+export { requestSignerFromCryptoKey, requestSignerFromPem, requestSigningKeyId } from './signing/request-signer';
+export type { RequestSigner, RequestSigningAlgorithm, RequestSigningPublicJwk, SigningCryptoKey, WebCryptoRequestSigner } from './signing/request-signer';
 export { ProfileTokenVerifier, verifyProfileJwt } from './jwt/profile-token-verifier';
 export type { ExpectedApp, JwksSource, ProfileClaimsCheck, ProfileClaimsOptions, ProfileTokenVerifierOptions } from './jwt/profile-token-verifier';
 export type * from './contract-types';

@@ -1,27 +1,30 @@
 import type { IssuedToken, Jwks, Page, PlayerView, PolicyDifferenceView, PolicyEvaluationRequest, PolicyEvaluationView, PolicyReplayView, SignatureView, SignedTransactionView, SigningPolicyDraftView, SigningPolicyInput, SigningPolicyVersionView, SigningPolicyView, SigningRules, TransactionRequest, TypedDataRequest, WalletView } from './contract-types';
+import { base64Encode } from './crypto/base64';
 import { HttpClient, RequestOptions } from './http-client';
 import type { AuthenticateInput, CreatePlayerInput, CreatePlayerResult, HealthOptions, HealthReport, IfMatchOptions, PageQuery, PlayersApi, ProfilesApi, ReplayInput, SignInput, SigningPolicyApi, SigningPolicyDraftApi, WalletQuery, WalletWithProfile, WalletsApi } from './types';
 
 const segment = encodeURIComponent;
 
-// The routes, and which calls are safe to retry; the documentation is on the interfaces in ./types.
+// The routes; the documentation is on the interfaces in ./types. Every call may be retried (see HttpClient): the
+// writes carry an Idempotency-Key, so a retry of one the platform already did gets its answer and does nothing again.
 export class PlayersResource implements PlayersApi {
   constructor(
     private readonly http: HttpClient,
     private readonly coreUrl: string,
   ) {}
 
-  // Idempotent by uniqueId: a repeat answers 200 with the same player, so it may be retried.
+  // A retry with the call's Idempotency-Key replays the first answer, so `created` stays true for the call that made
+  // the player; a new call with the same uniqueId answers 200 with it.
   async create(input: CreatePlayerInput, options?: RequestOptions): Promise<CreatePlayerResult> {
     const { status, body } = await this.http.send<PlayerView>(
-      { method: 'POST', url: `${this.coreUrl}/v1/player/create`, body: { uniqueId: input.uniqueId, image: input.image, userData: input.userData }, idempotent: true },
+      { method: 'POST', url: `${this.coreUrl}/v1/player/create`, body: { uniqueId: input.uniqueId, image: input.image, userData: input.userData } },
       options,
     );
     return { player: body, created: status === 201 };
   }
 
   get(playerId: string, options?: RequestOptions): Promise<PlayerView> {
-    return this.http.request({ method: 'GET', url: `${this.coreUrl}/v1/player/${segment(playerId)}`, idempotent: true }, options);
+    return this.http.request({ method: 'GET', url: `${this.coreUrl}/v1/player/${segment(playerId)}` }, options);
   }
 }
 
@@ -31,17 +34,16 @@ export class ProfilesResource implements ProfilesApi {
     private readonly baseUrl: string,
   ) {}
 
-  // Never retried: each call issues another token.
   authenticate(profileId: string, input: AuthenticateInput = {}, options?: RequestOptions): Promise<IssuedToken> {
     return this.http.request(
-      { method: 'POST', url: `${this.baseUrl}/v1/profile/${segment(profileId)}/authenticate`, body: { duration: input.duration }, idempotent: false },
+      { method: 'POST', url: `${this.baseUrl}/v1/profile/${segment(profileId)}/authenticate`, body: { duration: input.duration } },
       options,
     );
   }
 
   // Idempotent: a repeat refuses the same tokens again.
   async revoke(profileId: string, options?: RequestOptions): Promise<void> {
-    await this.http.request({ method: 'POST', url: `${this.baseUrl}/v1/profile/${segment(profileId)}/revoke`, idempotent: true }, options);
+    await this.http.request({ method: 'POST', url: `${this.baseUrl}/v1/profile/${segment(profileId)}/revoke` }, options);
   }
 }
 
@@ -62,30 +64,26 @@ export class WalletsResource implements WalletsApi {
       params.set('chain', query.chain);
     }
     const search = params.toString();
-    return this.http.request({ method: 'GET', url: `${this.baseUrl}/v1/wallet/${segment(walletId)}${search === '' ? '' : `?${search}`}`, idempotent: true }, options);
+    return this.http.request({ method: 'GET', url: `${this.baseUrl}/v1/wallet/${segment(walletId)}${search === '' ? '' : `?${search}`}` }, options);
   }
 
-  // Never retried: a signature is an audited act, repeated only by the caller's choice.
   sign(walletId: string, input: SignInput, options?: RequestOptions): Promise<SignatureView> {
     const body =
       typeof input.message === 'string'
         ? { chain: input.chain, message: input.message, encoding: input.encoding }
-        : { chain: input.chain, message: toBase64(input.message), encoding: 'base64' };
-    return this.http.request({ method: 'POST', url: `${this.baseUrl}/v1/wallet/${segment(walletId)}/sign`, body, idempotent: false }, options);
+        : { chain: input.chain, message: base64Encode(input.message), encoding: 'base64' };
+    return this.http.request({ method: 'POST', url: `${this.baseUrl}/v1/wallet/${segment(walletId)}/sign`, body }, options);
   }
-  // Never retried, as message signing.
   signTransaction(walletId: string, input: TransactionRequest, options?: RequestOptions): Promise<SignedTransactionView> {
-    return this.http.request({ method: 'POST', url: `${this.baseUrl}/v1/wallet/${segment(walletId)}/sign-transaction`, body: input, idempotent: false }, options);
+    return this.http.request({ method: 'POST', url: `${this.baseUrl}/v1/wallet/${segment(walletId)}/sign-transaction`, body: input }, options);
   }
 
   signTypedData(walletId: string, typedData: TypedDataRequest, options?: RequestOptions): Promise<SignatureView> {
-    return this.http.request({ method: 'POST', url: `${this.baseUrl}/v1/wallet/${segment(walletId)}/sign-typed-data`, body: typedData, idempotent: false }, options);
+    return this.http.request({ method: 'POST', url: `${this.baseUrl}/v1/wallet/${segment(walletId)}/sign-typed-data`, body: typedData }, options);
   }
-
 }
 
-// A game's signing policy (console token). Reads, evaluations, replays and PUTs (the same body again makes the same
-// policy) are retried; deleting and activating the draft are not (a repeat would answer 404: the draft is gone).
+// A game's signing policy (console token).
 export class SigningPolicyResource implements SigningPolicyApi {
   readonly draft: SigningPolicyDraftApi;
 
@@ -97,19 +95,19 @@ export class SigningPolicyResource implements SigningPolicyApi {
   }
 
   get(gameId: string, options?: RequestOptions): Promise<SigningPolicyView> {
-    return this.http.request({ method: 'GET', url: policyUrl(this.baseUrl, gameId), idempotent: true }, options);
+    return this.http.request({ method: 'GET', url: policyUrl(this.baseUrl, gameId) }, options);
   }
 
   async put(gameId: string, policy: SigningPolicyInput, options?: IfMatchOptions): Promise<SigningPolicyView> {
-    return this.http.request({ method: 'PUT', url: policyUrl(this.baseUrl, gameId), body: policy, headers: ifMatchHeader(options), idempotent: true }, options);
+    return this.http.request({ method: 'PUT', url: policyUrl(this.baseUrl, gameId), body: policy, headers: ifMatchHeader(options) }, options);
   }
 
   versions(gameId: string, page?: PageQuery, options?: RequestOptions): Promise<Page<SigningPolicyVersionView>> {
-    return this.http.request({ method: 'GET', url: policyUrl(this.baseUrl, gameId, '/versions', page), idempotent: true }, options);
+    return this.http.request({ method: 'GET', url: policyUrl(this.baseUrl, gameId, '/versions', page) }, options);
   }
 
   evaluate(gameId: string, request: PolicyEvaluationRequest, options?: RequestOptions): Promise<PolicyEvaluationView> {
-    return this.http.request({ method: 'POST', url: policyUrl(this.baseUrl, gameId, '/evaluate'), body: request, idempotent: true }, options);
+    return this.http.request({ method: 'POST', url: policyUrl(this.baseUrl, gameId, '/evaluate'), body: request }, options);
   }
 }
 
@@ -120,28 +118,28 @@ class SigningPolicyDraftResource implements SigningPolicyDraftApi {
   ) {}
 
   get(gameId: string, options?: RequestOptions): Promise<SigningPolicyDraftView> {
-    return this.http.request({ method: 'GET', url: policyUrl(this.baseUrl, gameId, '/draft'), idempotent: true }, options);
+    return this.http.request({ method: 'GET', url: policyUrl(this.baseUrl, gameId, '/draft') }, options);
   }
 
   put(gameId: string, draft: SigningRules, options?: RequestOptions): Promise<SigningPolicyDraftView> {
-    return this.http.request({ method: 'PUT', url: policyUrl(this.baseUrl, gameId, '/draft'), body: { rules: draft.rules }, idempotent: true }, options);
+    return this.http.request({ method: 'PUT', url: policyUrl(this.baseUrl, gameId, '/draft'), body: { rules: draft.rules } }, options);
   }
 
   async delete(gameId: string, options?: RequestOptions): Promise<void> {
-    await this.http.request({ method: 'DELETE', url: policyUrl(this.baseUrl, gameId, '/draft'), idempotent: false }, options);
+    await this.http.request({ method: 'DELETE', url: policyUrl(this.baseUrl, gameId, '/draft') }, options);
   }
 
   differences(gameId: string, page?: PageQuery, options?: RequestOptions): Promise<Page<PolicyDifferenceView>> {
-    return this.http.request({ method: 'GET', url: policyUrl(this.baseUrl, gameId, '/draft/differences', page), idempotent: true }, options);
+    return this.http.request({ method: 'GET', url: policyUrl(this.baseUrl, gameId, '/draft/differences', page) }, options);
   }
 
   replay(gameId: string, input: ReplayInput = {}, options?: RequestOptions): Promise<PolicyReplayView> {
     const since = input.since instanceof Date ? input.since.toISOString() : input.since;
-    return this.http.request({ method: 'POST', url: policyUrl(this.baseUrl, gameId, '/draft/replay'), body: { since }, idempotent: true }, options);
+    return this.http.request({ method: 'POST', url: policyUrl(this.baseUrl, gameId, '/draft/replay'), body: { since } }, options);
   }
 
   async activate(gameId: string, options?: IfMatchOptions): Promise<SigningPolicyView> {
-    return this.http.request({ method: 'POST', url: policyUrl(this.baseUrl, gameId, '/draft/activate'), headers: ifMatchHeader(options), idempotent: false }, options);
+    return this.http.request({ method: 'POST', url: policyUrl(this.baseUrl, gameId, '/draft/activate'), headers: ifMatchHeader(options) }, options);
   }
 }
 
@@ -181,23 +179,15 @@ export class PublicApi {
   health(options: HealthOptions = {}): Promise<HealthReport> {
     const path = options.scope === 'services' ? '/v1/health/services' : '/v1/health';
     // A 503 carrying a report is the answer, not a failure to retry: it says which dependency is down.
-    return this.http.request({ method: 'GET', url: `${this.baseUrl}${path}`, idempotent: true, accepts: isHealthReport }, options);
+    return this.http.request({ method: 'GET', url: `${this.baseUrl}${path}`, accepts: isHealthReport }, options);
   }
 
   /** `GET {base_url}/v1/.well-known/jwks.json`: the current and previous public keys of profile JWTs. */
   jwks(options?: RequestOptions): Promise<Jwks> {
-    return this.http.request({ method: 'GET', url: `${this.baseUrl}/v1/.well-known/jwks.json`, idempotent: true }, options);
+    return this.http.request({ method: 'GET', url: `${this.baseUrl}/v1/.well-known/jwks.json` }, options);
   }
 }
 
 function isHealthReport(status: number, body: unknown): boolean {
   return status === 503 && typeof body === 'object' && body !== null && 'status' in body && 'details' in body;
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let index = 0; index < bytes.length; index += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
-  }
-  return btoa(binary);
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_RETRY_SETTINGS, parseRetryAfter, retryDelayMs } from './retry-policy';
+import { DEFAULT_RETRY_SETTINGS, isRetryable, parseRetryAfter, retryDelayMs } from './retry-policy';
 
 describe(retryDelayMs.name, () => {
   const settings = { retries: 2, retryDelayMs: 100, maxRetryDelayMs: 2000 };
@@ -45,5 +45,33 @@ describe(parseRetryAfter.name, () => {
 
   it.each([[null], [''], ['soon'], ['-1'], ['1.5']])('ignores %p', (header) => {
     expect(parseRetryAfter(header, now)).toBeUndefined();
+  });
+});
+
+describe(isRetryable.name, () => {
+  it.each([
+    [429, 'RATE_LIMITED'],
+    [503, 'SERVICE_UNAVAILABLE'],
+    [504, 'GATEWAY_TIMEOUT'],
+    [503, 'UNEXPECTED_RESPONSE'],
+    [409, 'IDEMPOTENCY_IN_PROGRESS'],
+    [0, 'NETWORK_ERROR'],
+  ])('retries %i %s', (status, code) => {
+    expect(isRetryable({ status, code })).toBe(true);
+  });
+
+  it.each([
+    [422, 'IDEMPOTENCY_KEY_REUSED'],
+    [409, 'CONFLICT'],
+    [400, 'VALIDATION_FAILED'],
+    [401, 'INVALID_API_KEY'],
+    [403, 'POLICY_DENIED'],
+    [404, 'NOT_FOUND'],
+    [500, 'INTERNAL_ERROR'],
+    [502, 'UNEXPECTED_RESPONSE'],
+    [0, 'TIMEOUT'],
+    [0, 'ABORTED'],
+  ])('does not retry %i %s', (status, code) => {
+    expect(isRetryable({ status, code })).toBe(false);
   });
 });

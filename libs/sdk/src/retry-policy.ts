@@ -1,8 +1,26 @@
 /** Answers that changed nothing on the platform or may be repeated safely: overloaded, unavailable, timed out. */
 export const RETRYABLE_STATUSES: readonly number[] = [429, 503, 504];
 
+/**
+ * 409 with this code: the first attempt of a write with the same Idempotency-Key is still running on the platform. A
+ * retry (after `Retry-After`) gets that attempt's answer once it is kept. By contrast 422 `IDEMPOTENCY_KEY_REUSED`
+ * (the key came with another request) is final.
+ */
+export const IDEMPOTENCY_IN_PROGRESS = 'IDEMPOTENCY_IN_PROGRESS';
+
+/**
+ * Whether a failed attempt may be sent again: a network error, 429, 503, 504, or 409 `IDEMPOTENCY_IN_PROGRESS`. Any
+ * call may be: a read is safe to repeat, and a write carries an Idempotency-Key that makes its repeat a replay.
+ */
+export function isRetryable(failure: { status: number; code: string }): boolean {
+  if (failure.status === 0) {
+    return failure.code === 'NETWORK_ERROR';
+  }
+  return RETRYABLE_STATUSES.includes(failure.status) || (failure.status === 409 && failure.code === IDEMPOTENCY_IN_PROGRESS);
+}
+
 export interface RetrySettings {
-  /** How many times an idempotent call is tried again (0: never). */
+  /** How many times a call is tried again (0: never). */
   retries: number;
   /** The first backoff; each next one doubles. */
   retryDelayMs: number;

@@ -58,8 +58,8 @@ export interface HealthOptions extends RequestOptions {
 /** Players, on `core_url` (API key only). */
 export interface PlayersApi {
   /**
-   * `POST {core_url}/v1/player/create`: the player with its profile and wallet. Idempotent by `uniqueId` (a repeat
-   * returns the same player with `created: false`), so it is retried like a read.
+   * `POST {core_url}/v1/player/create`: the player with its profile and wallet. Idempotent by `uniqueId`: a new call
+   * with the same one returns the same player with `created: false` (a retry of this call replays its own answer).
    */
   create(input: CreatePlayerInput, options?: RequestOptions): Promise<CreatePlayerResult>;
   /** `GET {core_url}/v1/player/{id}`: `PLAYER_NOT_FOUND` (404); `FORBIDDEN` (403) for another game's player. */
@@ -69,7 +69,7 @@ export interface PlayersApi {
 /** Profile tokens, on `base_url`. */
 export interface ProfilesApi {
   /**
-   * `POST {base_url}/v1/profile/{id}/authenticate`: a profile JWT. Never retried: each call issues another token.
+   * `POST {base_url}/v1/profile/{id}/authenticate`: a profile JWT; each call issues another token.
    * With a profile JWT as credential, only for its own profile (a refresh, never outliving the token that asks).
    */
   authenticate(profileId: string, input?: AuthenticateInput, options?: RequestOptions): Promise<IssuedToken>;
@@ -82,14 +82,14 @@ export interface WalletsApi {
   /** `GET {base_url}/v1/wallet/{id}`, with its profile when `include: 'profile'`, only one chain's address with `chain`. */
   get(walletId: string, query: WalletQuery & { include: 'profile' }, options?: RequestOptions): Promise<WalletWithProfile>;
   get(walletId: string, query?: WalletQuery, options?: RequestOptions): Promise<WalletView>;
-  /** `POST {base_url}/v1/wallet/{id}/sign`: `{chain, address, signature}`. Never retried: each call is audited. */
+  /** `POST {base_url}/v1/wallet/{id}/sign`: `{chain, address, signature}`, audited. */
   sign(walletId: string, input: SignInput, options?: RequestOptions): Promise<SignatureView>;
   /**
    * `POST {base_url}/v1/wallet/{id}/sign-transaction`: an EVM transaction's fields, or a Solana (wire format) or Sui
-   * (TransactionData BCS) transaction in base64, signed as the chain broadcasts it; broadcasting is the caller's. Never retried.
+   * (TransactionData BCS) transaction in base64, signed as the chain broadcasts it; broadcasting is the caller's.
    */
   signTransaction(walletId: string, input: TransactionRequest, options?: RequestOptions): Promise<SignedTransactionView>;
-  /** `POST {base_url}/v1/wallet/{id}/sign-typed-data`: EIP-712 typed data signed as `eth_signTypedData_v4`. Never retried. */
+  /** `POST {base_url}/v1/wallet/{id}/sign-typed-data`: EIP-712 typed data signed as `eth_signTypedData_v4`. */
   signTypedData(walletId: string, typedData: TypedDataRequest, options?: RequestOptions): Promise<SignatureView>;
 }
 
@@ -122,8 +122,7 @@ export interface SigningPolicyApi {
   get(gameId: string, options?: RequestOptions): Promise<SigningPolicyView>;
   /**
    * `PUT …/games/{gameId}/signing-policy`: saves the next version, `{rules}` (or the first policy shape, deprecated,
-   * converted to rules). `ifMatch`: only over that version (else 412 `PRECONDITION_FAILED`). Retried like a read: the
-   * same rules again make the same policy.
+   * converted to rules). `ifMatch`: only over that version (else 412 `PRECONDITION_FAILED`).
    */
   put(gameId: string, policy: SigningPolicyInput, options?: IfMatchOptions): Promise<SigningPolicyView>;
   /** `GET …/signing-policy/versions`: every version, newest first, a page at a time. */
@@ -143,7 +142,7 @@ export interface SigningPolicyDraftApi {
   get(gameId: string, options?: RequestOptions): Promise<SigningPolicyDraftView>;
   /** `PUT …/signing-policy/draft`: replaces the draft. */
   put(gameId: string, draft: SigningRules, options?: RequestOptions): Promise<SigningPolicyDraftView>;
-  /** `DELETE …/signing-policy/draft`: `NOT_FOUND` (404) when the game has none. Never retried. */
+  /** `DELETE …/signing-policy/draft`: `NOT_FOUND` (404) when the game has none. */
   delete(gameId: string, options?: RequestOptions): Promise<void>;
   /** `GET …/signing-policy/draft/differences`: the signing attempts the draft decided otherwise, newest first. */
   differences(gameId: string, page?: PageQuery, options?: RequestOptions): Promise<Page<PolicyDifferenceView>>;
@@ -151,7 +150,7 @@ export interface SigningPolicyDraftApi {
   replay(gameId: string, input?: ReplayInput, options?: RequestOptions): Promise<PolicyReplayView>;
   /**
    * `POST …/signing-policy/draft/activate`: the draft becomes the next version and is removed. `ifMatch`: only over
-   * that version (else 412 `PRECONDITION_FAILED`). Never retried.
+   * that version (else 412 `PRECONDITION_FAILED`).
    */
   activate(gameId: string, options?: IfMatchOptions): Promise<SigningPolicyView>;
 }

@@ -21,9 +21,9 @@ describe('@game-wallet/sdk as built', () => {
   it.each([
     ['CommonJS', `const sdk = require(${JSON.stringify(join(PACKAGE, 'index.cjs'))}); console.log(Object.keys(sdk).sort().join(','))`, []],
     ['ESM', `import(${JSON.stringify(join(PACKAGE, 'index.js'))}).then((sdk) => console.log(Object.keys(sdk).sort().join(',')))`, ['--input-type=module']],
-  ])('loads from %s with its classes and the offline verifier', (_, script, flags) => {
+  ])('loads from %s with its classes, the offline verifier and the request signers', (_, script, flags) => {
     const output = execFileSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' }).trim();
-    expect(output).toBe('ConsoleClient,GameWallet,GameWalletError,ProfileClient,ProfileTokenVerifier,verifyProfileJwt');
+    expect(output).toBe('ConsoleClient,GameWallet,GameWalletError,ProfileClient,ProfileTokenVerifier,requestSignerFromCryptoKey,requestSignerFromPem,requestSigningKeyId,verifyProfileJwt');
   });
 
   it('type-checks in a strict TypeScript project that has nothing else installed, where a verifier without its game does not', () => {
@@ -38,12 +38,20 @@ describe('@game-wallet/sdk as built', () => {
       writeFileSync(
         join(project, 'game.mts'),
         [
-          "import { GameWallet, GameWalletError, ProfileTokenVerifier, type PlayerView } from '@game-wallet/sdk';",
+          "import { GameWallet, GameWalletError, ProfileTokenVerifier, requestSignerFromCryptoKey, requestSignerFromPem, requestSigningKeyId, type PlayerView, type RequestSigner } from '@game-wallet/sdk';",
           "const gw = new GameWallet({ baseUrl: 'http://localhost:3000', coreUrl: 'http://localhost:3001', apiKey: 'gk_x' });",
           "export async function run(): Promise<string> {",
           "  const { player }: { player: PlayerView } = await gw.players.create({ uniqueId: 'p1' });",
           "  try { return (await gw.wallets.sign(player.walletId, { chain: 'evm', message: 'hi' })).signature; }",
           "  catch (error) { if (error instanceof GameWalletError) { return error.details?.ruleId ?? error.code; } throw error; }",
+          '}',
+          '// A browser CryptoKeyPair (the DOM types) signs, as a PEM does; a write may carry its own Idempotency-Key.',
+          'export async function signed(pem: string, pair: CryptoKeyPair): Promise<string> {',
+          '  const signer: RequestSigner = await requestSignerFromPem(pem);',
+          '  const fromKeys = await requestSignerFromCryptoKey(pair.privateKey, pair.publicKey);',
+          "  const client = new GameWallet({ baseUrl: 'http://localhost:3000', coreUrl: 'http://localhost:3001', apiKey: 'gk_x', requestSigner: signer });",
+          "  await client.players.create({ uniqueId: 'p2' }, { idempotencyKey: 'create-p2' });",
+          '  return requestSigningKeyId(fromKeys.publicJwk);',
           '}',
           "const operator = GameWallet.forConsole({ baseUrl: 'http://localhost:3000', token: 'console-token' });",
           "export const policy = operator.signingPolicy.put('g', { rules: [{ id: 'short', action: 'accept', operation: 'message', criteria: [{ type: 'messageLength', operator: '<=', value: '200' }] }] }, { ifMatch: 0 });",

@@ -1,7 +1,8 @@
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the suite runs the SDK from source against the real platform
-import { GameFixture, TestPlatform, consoleToken, createGame, freePort, waitFor } from '@game-wallet/testing';
+import { GameFixture, TestPlatform, consoleToken, createGame, freePort, http, stepUp, waitFor } from '@game-wallet/testing';
 import { ethers } from 'ethers';
-import { GameWallet, GameWalletError, ProfileClient, ProfileTokenVerifier, verifyProfileJwt } from '../src';
+import { generateKeyPairSync, webcrypto } from 'node:crypto';
+import { GameWallet, GameWalletError, ProfileClient, ProfileTokenVerifier, RequestSigner, WebCryptoRequestSigner, requestSignerFromCryptoKey, requestSignerFromPem, verifyProfileJwt } from '../src';
 import { FrontProxy } from './front-proxy';
 
 /** The SDK against the real stack: every method, error mapping, retries (through a proxy that fails on demand), aborts. */
@@ -208,7 +209,7 @@ describe('@game-wallet/sdk against the platform', () => {
       expect(baseProxy.received).toHaveLength(12);
     });
 
-    it('retries a 429 of an idempotent call after Retry-After, until the burst is through', async () => {
+    it('retries a 429 of a read after Retry-After, until the burst is through', async () => {
       const player = await newPlayer();
       const profile = await profileClient(player.profileId, { baseUrl: baseProxy.url });
       const started = Date.now();
@@ -247,18 +248,121 @@ describe('@game-wallet/sdk against the platform', () => {
       ]);
     });
 
-    it('never retries wallets.sign or profiles.authenticate: the 503 is thrown with its Retry-After', async () => {
+    it('retries wallets.sign and profiles.authenticate with the same Idempotency-Key, a new one for each call', async () => {
       const player = await newPlayer();
       baseProxy.failNext = 1;
-      const sign = await failure(proxied.wallets.sign(player.walletId, { chain: 'sol', message: 'once' }));
-      expect(sign).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', retryAfter: 1, requestId: 'front-proxy' });
-      baseProxy.failNext = 1;
-      const authenticate = await failure(proxied.profiles.authenticate(player.profileId));
-      expect(authenticate).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
-      expect(baseProxy.received).toEqual([`POST /v1/wallet/${player.walletId}/sign`, `POST /v1/profile/${player.profileId}/authenticate`]);
-      // The proxy passes again: the same calls now succeed once each.
       await expect(proxied.wallets.sign(player.walletId, { chain: 'sol', message: 'once' })).resolves.toMatchObject({ chain: 'sol' });
-      expect(baseProxy.received).toHaveLength(3);
+      baseProxy.failNext = 1;
+      await expect(proxied.profiles.authenticate(player.profileId)).resolves.toMatchObject({ jwt: expect.any(String) });
+      const sign = `POST /v1/wallet/${player.walletId}/sign`;
+      const authenticate = `POST /v1/profile/${player.profileId}/authenticate`;
+      expect(baseProxy.received).toEqual([sign, sign, authenticate, authenticate]);
+      const keys = baseProxy.headers.map((headers) => headers['idempotency-key']);
+      expect(keys[0]).toMatch(/^"[0-9a-f-]{36}"$/);
+      expect(keys).toEqual([keys[0], keys[0], keys[2], keys[2]]);
+      expect(keys[2]).not.toBe(keys[0]);
+    });
+  });
+
+  describe("Idempotency-Key (the proxy passes a write on, then loses the platform's answer once)", () => {
+    const outcomes = (proxy: FrontProxy) => proxy.answers.map((answer) => [answer.status, answer.replayed]);
+
+    it('retries profiles.authenticate with the same key and gets the kept answer: the one token the platform issued', async () => {
+      const player = await newPlayer();
+      baseProxy.loseNextAnswers = 1;
+      const issued = await proxied.profiles.authenticate(player.profileId);
+      expect(outcomes(baseProxy)).toEqual([
+        [200, false],
+        [200, true],
+      ]);
+      expect(issued.jwt).toBe((JSON.parse(baseProxy.answers[0].body) as { jwt: string }).jwt);
+      const keys = baseProxy.headers.map((headers) => headers['idempotency-key']);
+      expect(keys).toEqual([keys[0], keys[0]]);
+    });
+
+    it('retries players.create and says created: true, as the kept 201 does', async () => {
+      coreProxy.loseNextAnswers = 1;
+      const { player, created } = await proxied.players.create({ uniqueId: `lost-answer-${Math.random()}` });
+      expect(created).toBe(true);
+      expect(outcomes(coreProxy)).toEqual([
+        [201, false],
+        [201, true],
+      ]);
+      expect((JSON.parse(coreProxy.answers[0].body) as { id: string }).id).toBe(player.id);
+    });
+
+    it("replays a caller's key with the same body, and refuses it with another body: 422 IDEMPOTENCY_KEY_REUSED, not retried", async () => {
+      const player = await newPlayer();
+      const idempotencyKey = `reward-${Math.random()}`;
+      const first = await proxied.wallets.sign(player.walletId, { chain: 'evm', message: 'reward 1' }, { idempotencyKey });
+      await expect(proxied.wallets.sign(player.walletId, { chain: 'evm', message: 'reward 1' }, { idempotencyKey })).resolves.toEqual(first);
+      const reused = await failure(proxied.wallets.sign(player.walletId, { chain: 'evm', message: 'reward 2' }, { idempotencyKey }));
+      expect(reused).toMatchObject({ status: 422, code: 'IDEMPOTENCY_KEY_REUSED' });
+      expect(outcomes(baseProxy)).toEqual([
+        [200, false],
+        [200, true],
+        [422, false],
+      ]);
+    });
+  });
+
+  describe('signed requests (an API key that requires them on every route)', () => {
+    let signedGame: GameFixture;
+    let ed25519: WebCryptoRequestSigner;
+    let p256: WebCryptoRequestSigner;
+    let hostProxy: FrontProxy;
+    const signedClient = (requestSigner: RequestSigner | undefined, baseUrl = platform.baseUrl) =>
+      new GameWallet({ baseUrl, coreUrl: platform.coreUrl, apiKey: signedGame.key, requestSigner });
+
+    beforeAll(async () => {
+      const token = await consoleToken(platform);
+      await stepUp(platform, token);
+      signedGame = await createGame(platform, token, 'Signed SDK game');
+      ed25519 = await requestSignerFromPem(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string);
+      const pair = await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']);
+      p256 = await requestSignerFromCryptoKey(pair.privateKey, pair.publicKey);
+      const keyUrl = `${platform.baseUrl}/v1/console/games/${signedGame.gameId}/api-keys/${signedGame.keyId}`;
+      for (const [name, signer] of [['ed25519', ed25519], ['p-256', p256]] as const) {
+        const registered = await http<{ id: string }>('POST', `${keyUrl}/signing-keys`, { bearer: token, body: { name, publicKey: signer.publicJwk } });
+        expect([registered.status, registered.body.id]).toEqual([201, signer.keyId]);
+      }
+      expect((await http<{ signedRequests: string }>('PATCH', keyUrl, { bearer: token, body: { signedRequests: 'all' } })).body.signedRequests).toBe('all');
+      hostProxy = await FrontProxy.start(platform.baseUrl, { preserveHost: true });
+    });
+
+    afterAll(async () => {
+      await hostProxy?.close();
+    });
+
+    it.each([['Ed25519', () => ed25519], ['P-256', () => p256]])('takes every call signed with %s: reads, writes with and without a body', async (_, signer) => {
+      const client = signedClient(signer());
+      const { player } = await client.players.create({ uniqueId: `signed-${Math.random()}`, userData: { name: 'Zoë ✓' } });
+      await expect(client.players.get(player.id)).resolves.toMatchObject({ id: player.id, userData: { name: 'Zoë ✓' } });
+      await expect(client.wallets.get(player.walletId, { include: 'profile', chain: 'sui' })).resolves.toMatchObject({ id: player.walletId });
+      await expect(client.wallets.sign(player.walletId, { chain: 'evm', message: 'signed request' })).resolves.toMatchObject({ chain: 'evm' });
+      await expect(client.profiles.authenticate(player.profileId, { duration: 60 })).resolves.toMatchObject({ jwt: expect.any(String) });
+      await expect(client.profiles.revoke(player.profileId)).resolves.toBeUndefined();
+    });
+
+    it('refuses the same calls unsigned: 401 SIGNATURE_REQUIRED', async () => {
+      const { player } = await signedClient(ed25519).players.create({ uniqueId: `unsigned-${Math.random()}` });
+      const unsigned = signedClient(undefined);
+      expect(await failure(unsigned.wallets.get(player.walletId))).toMatchObject({ status: 401, code: 'SIGNATURE_REQUIRED' });
+      expect(await failure(unsigned.wallets.sign(player.walletId, { chain: 'evm', message: 'm' }))).toMatchObject({ status: 401, code: 'SIGNATURE_REQUIRED' });
+    });
+
+    it("signs each attempt anew: the retry after a lost answer has a new nonce, which the platform takes, and gets the kept answer", async () => {
+      const { player } = await signedClient(ed25519).players.create({ uniqueId: `signed-retry-${Math.random()}` });
+      hostProxy.loseNextAnswers = 1;
+      const issued = await signedClient(ed25519, hostProxy.url).profiles.authenticate(player.profileId);
+      expect(hostProxy.answers.map((answer) => [answer.status, answer.replayed])).toEqual([
+        [200, false],
+        [200, true],
+      ]);
+      expect(issued.jwt).toBe((JSON.parse(hostProxy.answers[0].body) as { jwt: string }).jwt);
+      const [first, second] = hostProxy.headers.map((headers) => String(headers['signature-input']));
+      expect(/nonce="([^"]+)"/.exec(first)?.[1]).not.toBe(/nonce="([^"]+)"/.exec(second)?.[1]);
+      hostProxy.reset();
     });
   });
 

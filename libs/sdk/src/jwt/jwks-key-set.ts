@@ -1,6 +1,6 @@
 import type { Jwks } from '../contract-types';
 import { GameWalletError } from '../errors';
-import { Subtle, webCrypto } from './web-crypto';
+import { Subtle, webCrypto } from '../crypto/web-crypto';
 
 type VerifyKey = Awaited<ReturnType<Subtle['importKey']>>;
 

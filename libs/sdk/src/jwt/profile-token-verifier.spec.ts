@@ -1,8 +1,7 @@
-import { KeyObject, generateKeyPairSync, sign, webcrypto } from 'node:crypto';
+import { KeyObject, generateKeyPairSync, sign } from 'node:crypto';
 import { GameWalletError } from '../errors';
 import { fakeFetch } from '../testing/fake-fetch';
 import { ProfileTokenVerifier, ProfileTokenVerifierOptions, verifyProfileJwt } from './profile-token-verifier';
-import { webCrypto } from './web-crypto';
 
 interface SigningKey {
   kid: string;
@@ -253,15 +252,5 @@ describe(verifyProfileJwt.name, () => {
     expect((await rejection(verifyProfileJwt(token, { app: GAME, baseUrl: 'https://shared.test', audience: 'other', fetch }))).code).toBe('INVALID_TOKEN');
     expect((await rejection(verifyProfileJwt(token, { app: OTHER_GAME, baseUrl: 'https://shared.test', fetch }))).message).toBe(`The token is not for game ${OTHER_GAME}`);
     await expect(verifyProfileJwt(token, { acceptAnyApp: true, baseUrl: 'https://shared.test', fetch })).resolves.toMatchObject({ app: GAME });
-  });
-});
-
-describe(webCrypto.name, () => {
-  it('uses globalThis.crypto.subtle when there is one', async () => {
-    await expect(webCrypto()).resolves.toBe(globalThis.crypto.subtle);
-  });
-
-  it("falls back to node:crypto's webcrypto where there is no global crypto (Node.js 18)", async () => {
-    await expect(webCrypto({})).resolves.toBe(webcrypto.subtle);
   });
 });

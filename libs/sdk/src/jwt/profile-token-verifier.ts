@@ -1,9 +1,9 @@
 import type { Jwks, ProfileClaims } from '../contract-types';
 import { GameWalletError } from '../errors';
 import { ClientOptions, FetchFunction, HttpClient } from '../http-client';
-import { base64UrlDecode } from './base64url';
+import { base64UrlDecode } from '../crypto/base64';
 import { JwksCacheSettings, JwksKeySet } from './jwks-key-set';
-import { webCrypto } from './web-crypto';
+import { webCrypto } from '../crypto/web-crypto';
 
 /** SPEC §3: the audience of profile JWTs (typed against the contract, so a change there fails the build here). */
 const PROFILE_AUDIENCE: ProfileClaims['aud'] = 'game-wallet:profile';
@@ -122,7 +122,7 @@ function resolveCheck(options: ProfileClaimsCheck): ResolvedCheck {
 function keySetFor(options: JwksSource & ClientOptions, settings: JwksCacheSettings): JwksKeySet {
   const url = jwksUrlOf(options);
   const http = new HttpClient(options);
-  return new JwksKeySet(() => http.request<Jwks>({ method: 'GET', url, idempotent: true }), settings);
+  return new JwksKeySet(() => http.request<Jwks>({ method: 'GET', url }), settings);
 }
 
 function jwksUrlOf(source: JwksSource): string {

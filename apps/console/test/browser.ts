@@ -1,4 +1,4 @@
-import { REPO_ROOT, TEST_OPERATOR, TestPlatform } from '@game-wallet/testing';
+import { REPO_ROOT, TEST_OPERATOR, TestPlatform, queryOnce } from '@game-wallet/testing';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, BrowserContext, Page, chromium } from 'playwright-core';
@@ -57,6 +57,18 @@ export async function openSignedIn(page: Page, platform: TestPlatform, path = '/
   await page.getByLabel('E-mail').waitFor();
   await signInThroughForm(page);
   await page.getByRole('button', { name: 'Account menu' }).waitFor();
+}
+
+/** Moves the second factor of `email`'s newest session 10 minutes back: its next step-up action asks for a new one. */
+export async function staleSecondFactor(platform: TestPlatform, email: string): Promise<void> {
+  const rows = await queryOnce(
+    platform.databaseUrl,
+    `UPDATE identity.console_sessions SET second_factor_at = now() - interval '10 minutes'
+      WHERE id = (SELECT s.id FROM identity.console_sessions s JOIN identity.operators o ON o.id = s.operator_id WHERE o.email = $1 ORDER BY s.created_at DESC LIMIT 1)
+      RETURNING id`,
+    [email],
+  );
+  expect(rows).toHaveLength(1);
 }
 
 /** Signs out through the header's user menu. */

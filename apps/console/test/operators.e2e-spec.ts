@@ -1,9 +1,9 @@
-import { REPO_ROOT, TEST_OPERATOR, TestPlatform, consoleToken, createGame, createOperator, http, invitationToken, queryOnce, waitFor } from '@game-wallet/testing';
+import { REPO_ROOT, TEST_OPERATOR, TestPlatform, consoleToken, createGame, createOperator, http, invitationToken, waitFor } from '@game-wallet/testing';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
-import { SCREENSHOTS, VIEWPORTS, WatchedPage, checkScreen, launchChromium, openPage, signInThroughForm, signOutThroughMenu, startTogether } from './browser';
+import { SCREENSHOTS, VIEWPORTS, WatchedPage, checkScreen, launchChromium, openPage, signInThroughForm, signOutThroughMenu, staleSecondFactor, startTogether } from './browser';
 
 const PASSWORD = 'a long test passphrase 1';
 
@@ -52,17 +52,6 @@ describe('web console: operators, second factors, step-up (Chromium)', () => {
   };
   const consoleUrl = (path: string) => `${origin}/console${path}`;
 
-  /** Moves the second factor of `email`'s newest session 10 minutes back: its next step-up action asks for a new one. */
-  const staleSecondFactor = async (email: string) => {
-    const rows = await queryOnce(
-      platform.databaseUrl,
-      `UPDATE identity.console_sessions SET second_factor_at = now() - interval '10 minutes'
-        WHERE id = (SELECT s.id FROM identity.console_sessions s JOIN identity.operators o ON o.id = s.operator_id WHERE o.email = $1 ORDER BY s.created_at DESC LIMIT 1)
-        RETURNING id`,
-      [email],
-    );
-    expect(rows).toHaveLength(1);
-  };
   /** A code of the app for a 30-second step after `afterStep` (a code is accepted once per step): waits for the clock when needed. */
   const codeAfter = async (totp: TOTP, afterStep: number): Promise<{ code: string; step: number }> => {
     const step = await waitFor(() => {
@@ -159,7 +148,7 @@ describe('web console: operators, second factors, step-up (Chromium)', () => {
       await page.getByRole('heading', { name: 'Games', exact: true }).waitFor();
 
       // Step-up: the second factor is older than 5 minutes; creating a key asks for one, then goes through.
-      await staleSecondFactor(email);
+      await staleSecondFactor(platform, email);
       await page.goto(consoleUrl(`/games/${gameId}/api-keys`));
       await page.getByRole('button', { name: 'Add API Key' }).click();
       await page.getByLabel(/Key name/).fill(`${label} stepped up`);
@@ -199,7 +188,7 @@ describe('web console: operators, second factors, step-up (Chromium)', () => {
       await page.getByRole('heading', { name: 'Team', level: 1 }).waitFor();
       await page.getByRole('table', { name: 'Operators' }).waitFor();
 
-      await staleSecondFactor(TEST_OPERATOR.email);
+      await staleSecondFactor(platform, TEST_OPERATOR.email);
       await page.getByRole('button', { name: 'Invite', exact: true }).click();
       const dialog = page.getByRole('dialog', { name: 'Invite an operator' });
       await dialog.getByLabel('E-mail').fill(invitee);

@@ -1,5 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError, STEP_UP_CANCELLED, apiRequest, isUnauthenticated, queryString, setStepUpHandler, stepUpCancelled } from './client';
+import { ApiError, STEP_UP_CANCELLED, apiRequest, isUnauthenticated, newIdempotencyKey, queryString, setStepUpHandler, stepUpCancelled } from './client';
+
+/** A random (version 4) UUID as a Structured Field String, as the IETF draft writes an `Idempotency-Key`. */
+const QUOTED_UUID = /^"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"$/;
 
 describe('apiRequest', () => {
   it('sends JSON to the console API on this origin with the session cookie', async () => {
@@ -9,7 +12,7 @@ describe('apiRequest', () => {
     expect(fetch).toHaveBeenCalledWith('/v1/console/games', {
       method: 'POST',
       credentials: 'same-origin',
-      headers: { accept: 'application/json', 'content-type': 'application/json' },
+      headers: { accept: 'application/json', 'content-type': 'application/json', 'idempotency-key': expect.stringMatching(QUOTED_UUID) },
       body: '{"name":"Space"}',
     });
   });
@@ -21,7 +24,7 @@ describe('apiRequest', () => {
     expect(fetch).toHaveBeenCalledWith('/v1/console/games/g1/signing-policy', {
       method: 'PUT',
       credentials: 'same-origin',
-      headers: { accept: 'application/json', 'content-type': 'application/json', 'if-match': '"3"' },
+      headers: { accept: 'application/json', 'content-type': 'application/json', 'idempotency-key': expect.stringMatching(QUOTED_UUID), 'if-match': '"3"' },
       body: '{"rules":[]}',
     });
   });
@@ -46,6 +49,36 @@ describe('apiRequest', () => {
   it('keeps an error answer that is not JSON readable', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => new Response('<html>bad gateway</html>', { status: 502 })));
     await expect(apiRequest('GET', '/games')).rejects.toMatchObject({ status: 502, code: 'UNKNOWN_ERROR', message: 'The request failed (HTTP 502)' });
+  });
+});
+
+describe('Idempotency-Key', () => {
+  const keysSent = (fetch: ReturnType<typeof vi.fn<(url: string, init: RequestInit) => Promise<Response>>>) =>
+    fetch.mock.calls.map(([, init]) => (init.headers as Record<string, string>)['idempotency-key']);
+
+  it('sends a fresh quoted UUID with every write, and none with a read', async () => {
+    const fetch = vi.fn<(url: string, init: RequestInit) => Promise<Response>>(async () => new Response(JSON.stringify({}), { status: 200 }));
+    vi.stubGlobal('fetch', fetch);
+    await apiRequest('POST', '/games', { name: 'Space' });
+    await apiRequest('POST', '/games', { name: 'Space' });
+    await apiRequest('PUT', '/games/g1/signing-policy', { rules: [] });
+    await apiRequest('PATCH', '/games/g1/api-keys/k1', { active: false });
+    await apiRequest('DELETE', '/games/g1/api-keys/k1');
+    await apiRequest('GET', '/games');
+    const keys = keysSent(fetch);
+    expect(keys.slice(0, 5)).toEqual(Array(5).fill(expect.stringMatching(QUOTED_UUID)));
+    expect(new Set(keys.slice(0, 5)).size).toBe(5);
+    expect(keys[5]).toBeUndefined();
+  });
+
+  it('makes a UUID from random bytes where crypto.randomUUID is missing (a page served over plain http)', () => {
+    const real = globalThis.crypto;
+    const getRandomValues = vi.fn(<T extends Uint8Array>(array: T) => real.getRandomValues(array));
+    vi.stubGlobal('crypto', { getRandomValues });
+    const first = newIdempotencyKey();
+    expect(first).toMatch(QUOTED_UUID);
+    expect(newIdempotencyKey()).not.toBe(first);
+    expect(getRandomValues).toHaveBeenCalledTimes(2);
   });
 });
 
@@ -82,6 +115,10 @@ describe('step-up', () => {
         'DELETE /v1/console/games/g1/api-keys/k0',
       ]);
       expect(fetch.mock.calls[2][1].body).toBe('{"name":"a"}');
+      // The platform keeps the refusal under the first key: the call sent again has a key of its own.
+      const keys = fetch.mock.calls.map(([, init]) => (init.headers as Record<string, string>)['idempotency-key']);
+      expect(keys).toEqual(Array(4).fill(expect.stringMatching(QUOTED_UUID)));
+      expect(new Set(keys).size).toBe(4);
     } finally {
       remove();
     }

@@ -48,22 +48,42 @@ export function stepUpCancelled(): ApiError {
   return new ApiError(401, STEP_UP_CANCELLED, 'Not done: this action needs you to confirm it is you, and that was cancelled.');
 }
 
+const WRITES: ReadonlySet<Method> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * A fresh `Idempotency-Key` header value: a random UUID as a Structured Field String (`"…"`), as the IETF draft writes
+ * it. `crypto.randomUUID` exists only in secure contexts; a console served over plain http makes one from random bytes.
+ */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') {
+    return `"${crypto.randomUUID()}"`;
+  }
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `"${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}"`;
+}
+
 /**
  * One call to the console API on this origin. The session travels in its HttpOnly cookie, so the page itself never
  * holds a token. Errors become {@link ApiError} with the API's own `message`. `headers` adds to the request's own
- * (`If-Match`). An action refused with 401 `STEP_UP_REQUIRED` asks for a second factor (once for all calls refused
- * together) and is sent again once: its caller sees only the second answer, or the cancellation.
+ * (`If-Match`). A write carries an `Idempotency-Key` of its own. An action refused with 401 `STEP_UP_REQUIRED` asks
+ * for a second factor (once for all calls refused together) and is sent again once: its caller sees only the second
+ * answer, or the cancellation.
  */
 export async function apiRequest<T>(method: Method, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  const withKey = (): Record<string, string> => (WRITES.has(method) ? { 'idempotency-key': newIdempotencyKey(), ...headers } : headers);
   try {
-    return await send<T>(method, path, body, headers);
+    return await send<T>(method, path, body, withKey());
   } catch (error) {
     const handler = stepUpHandler;
     if (!(error instanceof ApiError && error.code === 'STEP_UP_REQUIRED') || handler === null) {
       throw error;
     }
     await stepUp(handler);
-    return send<T>(method, path, body, headers);
+    // A key of its own: the platform keeps the refusal (401) under the first key and would answer it again.
+    return send<T>(method, path, body, withKey());
   }
 }
 

@@ -1,12 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ApiKeyView } from '@game-wallet/contracts/views';
 import { describe, expect, it } from 'vitest';
 import { queryKeys } from '../api/queries';
 import { renderGameTab, stubApi } from '../test-utils';
 import { ApiKeysTab } from './api-keys-tab';
 
 const game = { id: 'g1', name: 'Space Miners', createdAt: '2026-11-21T10:00:00.000Z' };
-const key = { id: 'k1', name: 'server', preview: 'gk_AbCd…wXyZ', active: true, createdAt: '2026-11-21T10:00:00.000Z', lastUsedAt: null };
+const key: ApiKeyView = { id: 'k1', name: 'server', preview: 'gk_AbCd…wXyZ', active: true, createdAt: '2026-11-21T10:00:00.000Z', lastUsedAt: null, signedRequests: 'off', signingKeys: [] };
 const SECRET = `gk_${'S'.repeat(40)}`;
 
 const render = () => renderGameTab(<ApiKeysTab />, game);

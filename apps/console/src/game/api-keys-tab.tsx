@@ -10,6 +10,7 @@ import { AddKeyDialog } from './add-key-dialog';
 import { DeleteKeyDialog } from './delete-key-dialog';
 import { usePermissions } from '../session/permissions';
 import { useCurrentGame } from './game-context';
+import { RequestSigningDrawer, SignedRequestsBadge } from './request-signing-drawer';
 
 /** The Active/Inactive switch of a key: flips at once, and flips back with a message when the platform refuses. */
 function KeySwitch({ gameId, apiKey, allowed }: { gameId: string; apiKey: ApiKeyView; allowed: boolean }) {
@@ -35,12 +36,18 @@ function KeySwitch({ gameId, apiKey, allowed }: { gameId: string; apiKey: ApiKey
   );
 }
 
-/** The game's API keys: list, "Add API Key", Active/Inactive, delete with confirmation. */
+/**
+ * The game's API keys: list, "Add API Key", Active/Inactive, which requests must be signed (and their signing keys, in
+ * a drawer), delete with confirmation.
+ */
 export function ApiKeysTab() {
   const game = useCurrentGame();
   const keys = useApiKeys(game.id);
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<ApiKeyView | null>(null);
+  const [signingOf, setSigningOf] = useState<string | null>(null);
+  // The drawer shows the key as the list holds it now (after each change), and goes when the key does.
+  const signing = keys.data?.find((item) => item.id === signingOf);
   const addButton = useRef<HTMLButtonElement>(null);
   const can = usePermissions(game.id);
 
@@ -88,7 +95,10 @@ export function ApiKeysTab() {
                 {items.map((apiKey) => (
                   <tr key={apiKey.id}>
                     <td data-label="Name" className="strong">
-                      {apiKey.name}
+                      <div className="cell-stack">
+                        <span className="wrap">{apiKey.name}</span>
+                        <SignedRequestsBadge setting={apiKey.signedRequests} />
+                      </div>
                     </td>
                     <td data-label="Key">
                       <code>{apiKey.preview}</code>
@@ -103,6 +113,9 @@ export function ApiKeysTab() {
                       <DateTime value={apiKey.lastUsedAt} fallback="Never" />
                     </td>
                     <td className="actions">
+                      <button type="button" className="button compact" aria-label={`Request signing of ${apiKey.name}`} onClick={() => setSigningOf(apiKey.id)}>
+                        Request signing
+                      </button>
                       {can.has('apiKeys.delete') ? (
                         <button type="button" className="button danger-ghost" aria-label={`Delete ${apiKey.name}`} onClick={() => setDeleting(apiKey)}>
                           Delete
@@ -117,6 +130,7 @@ export function ApiKeysTab() {
         )}
       </QueryView>
       {adding ? <AddKeyDialog gameId={game.id} onClose={() => setAdding(false)} /> : null}
+      {signing ? <RequestSigningDrawer gameId={game.id} apiKey={signing} manage={can.has('apiKeys.signing')} onClose={() => setSigningOf(null)} /> : null}
       {deleting ? <DeleteKeyDialog gameId={game.id} apiKey={deleting} onClose={() => setDeleting(null)} returnFocusTo={() => addButton.current} /> : null}
     </div>
   );

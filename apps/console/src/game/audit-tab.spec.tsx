@@ -64,4 +64,36 @@ describe(AuditTab.name, () => {
     expect(within(deleted!).getByText('Draft policy deleted')).toBeInTheDocument();
     expect(within(deleted!).getByRole('listitem')).toHaveTextContent('draft deleted, with its rule');
   });
+
+  it("tells the changes of an API key's request signing: the setting, and each signing key added or removed by its fingerprint", async () => {
+    const fingerprint = 'kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k';
+    const at = (id: string, details: Record<string, unknown>): AuditEntryView => ({ ...entry(id, { name: 'server', ...details }), action: 'api_key.updated', target: 'api-key:k1' });
+    stubApi({
+      'GET /games/g1/audit?limit=20': {
+        status: 200,
+        body: {
+          items: [
+            at('e5', { signedRequests: 'off' }),
+            at('e4', { signingKeyRemoved: fingerprint }),
+            at('e3', { signedRequests: 'all' }),
+            at('e2', { signedRequests: 'signing' }),
+            at('e1', { signingKeyAdded: fingerprint, algorithm: 'ecdsa-p256-sha256' }),
+          ],
+          nextCursor: null,
+        },
+      },
+      'GET /games/g1/api-keys': { status: 200, body: { items: [] } },
+    });
+    renderGameTab(<AuditTab />, game);
+    await screen.findAllByRole('row');
+    const cells = (label: string) => screen.getAllByRole('cell').filter((cell) => cell.dataset.label === label).map((cell) => cell.textContent);
+    expect(cells('Action')).toEqual(['Signed requests turned off', 'Signing key removed', 'Signed requests required', 'Signed requests required', 'Signing key added']);
+    expect(cells('Details')).toEqual([
+      'off · name: server',
+      `fingerprint ${fingerprint} · name: server`,
+      'every request · name: server',
+      'signing routes only · name: server',
+      `P-256 key, fingerprint ${fingerprint} · name: server`,
+    ]);
+  });
 });

@@ -8,6 +8,7 @@ import { QueryView, SectionHeader } from '../ui/query-view';
 import { EmptyState } from '../ui/states';
 import { useCurrentGame } from './game-context';
 import { POLICY_ACTIONS, POLICY_FIELD_ORDER, POLICY_UPDATED, RULE_CHANGE_FIELDS, describePolicyChange, describeRuleChange, holdsRules, policyChanges } from './policy-changes';
+import { SIGNING_CHANGE_FIELDS, describeSigningChange } from './request-signing-words';
 
 /** An actor or target in words: the signed-in operator as "You", the game and its keys by name (while they exist). */
 function Reference({ value, operatorId, names }: { value: string; operatorId?: string; names: Map<string, string> }) {
@@ -34,12 +35,28 @@ function Lines({ lines }: { lines: string[] }) {
   );
 }
 
+/** A change of an API key's request signing: the setting, or the key added or removed (its fingerprint), then the rest. */
+function SigningChange({ change, details }: { change: string; details: Record<string, unknown> }) {
+  const rest = Object.fromEntries(Object.entries(details).filter(([field]) => !SIGNING_CHANGE_FIELDS.includes(field)));
+  return (
+    <span title={JSON.stringify(details)}>
+      <span className="strong">{change}</span>
+      {Object.keys(rest).length > 0 ? ` · ${describeDetails(rest)}` : null}
+    </span>
+  );
+}
+
 /**
  * What an entry recorded, as text: a change of the policy's rules (or of its draft) as the rules added, removed or
  * changed, each in its sentence; a change of a policy of the first shape as the fields it changed, from what to what;
- * then the rest of its details. Any other entry as `name: value` pairs.
+ * then the rest of its details. A change of an API key's request signing in words. Any other entry as `name: value`
+ * pairs.
  */
 function Details({ entry }: { entry: AuditEntryView }) {
+  const signingChange = entry.action === 'api_key.updated' ? describeSigningChange(entry.details) : null;
+  if (signingChange !== null) {
+    return <SigningChange change={signingChange} details={entry.details} />;
+  }
   if (!POLICY_ACTIONS.includes(entry.action)) {
     return <span title={JSON.stringify(entry.details)}>{describeDetails(entry.details)}</span>;
   }

@@ -1,4 +1,5 @@
 import { screen } from '@testing-library/react';
+import type { ApiKeyView } from '@game-wallet/contracts/views';
 import { Route } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { ConsoleRoutes } from '../app';
@@ -7,7 +8,7 @@ import { renderGameTab, renderRoutes, sessionOf, stubApi } from '../test-utils';
 import { usePermissions } from './permissions';
 
 const game = { id: 'g1', name: 'Space Miners', createdAt: '2026-11-21T10:00:00.000Z' };
-const key = { id: 'k1', name: 'server', preview: 'gk_AbCd…wXyZ', active: true, createdAt: '2026-11-21T10:00:00.000Z', lastUsedAt: null };
+const key: ApiKeyView = { id: 'k1', name: 'server', preview: 'gk_AbCd…wXyZ', active: true, createdAt: '2026-11-21T10:00:00.000Z', lastUsedAt: null, signedRequests: 'off', signingKeys: [] };
 const games = { status: 200, body: { items: [{ ...game, apiKeyCount: 1 }], nextCursor: null } };
 
 /** The whole console at `path`, signed in as `session`. */

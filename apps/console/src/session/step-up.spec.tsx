@@ -9,7 +9,7 @@ vi.mock('@simplewebauthn/browser', async (importOriginal) => ({ ...(await import
 const { startAuthentication } = await import('@simplewebauthn/browser');
 
 const game = { id: 'g1', name: 'Space Miners', createdAt: '2026-11-21T10:00:00.000Z' };
-const key = { id: 'k2', name: 'ci', preview: 'gk_AbCd…wXyZ', active: true, createdAt: '2026-11-21T10:00:00.000Z', lastUsedAt: null, key: `gk_${'S'.repeat(40)}` };
+const key = { id: 'k2', name: 'ci', preview: 'gk_AbCd…wXyZ', active: true, createdAt: '2026-11-21T10:00:00.000Z', lastUsedAt: null, signedRequests: 'off', signingKeys: [], key: `gk_${'S'.repeat(40)}` };
 const STEP_UP = { status: 401, body: { message: 'This action needs a second factor given within the last 5 minutes', code: 'STEP_UP_REQUIRED' } };
 
 /** The key creation is refused with STEP_UP_REQUIRED until a step-up was accepted. */

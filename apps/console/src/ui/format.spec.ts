@@ -23,6 +23,15 @@ describe('audit wording', () => {
     expect(describeAction('something.new')).toBe('something.new');
   });
 
+  it("says what an API key's change did to its request signing", () => {
+    expect(describeAction('api_key.updated', { name: 'server', signedRequests: 'signing' })).toBe('Signed requests required');
+    expect(describeAction('api_key.updated', { name: 'server', signedRequests: 'all' })).toBe('Signed requests required');
+    expect(describeAction('api_key.updated', { name: 'server', signedRequests: 'off' })).toBe('Signed requests turned off');
+    expect(describeAction('api_key.updated', { name: 'server', signingKeyAdded: 'A'.repeat(43), algorithm: 'ed25519' })).toBe('Signing key added');
+    expect(describeAction('api_key.updated', { name: 'server', signingKeyRemoved: 'A'.repeat(43) })).toBe('Signing key removed');
+    expect(describeAction('api_key.updated', { name: 'server' })).toBe('API key changed');
+  });
+
   it('names who changed a policy', () => {
     expect(describeActor('operator:o1', 'o1')).toBe('you');
     expect(describeActor('operator:0193a2b4-5c6d', 'o1')).toBe('operator 0193a2b4…');

@@ -54,13 +54,29 @@ const ACTIONS: Record<string, string> = {
 
 /**
  * An audit action in words (`api_key.deactivated` → "API key deactivated"); an unknown one as it is. An
- * `api_key.updated` says which way the key went, from its details.
+ * `api_key.updated` says what it changed, from its details: which way the key went, or its request signing.
  */
 export function describeAction(action: string, details?: Record<string, unknown>): string {
-  if (action === 'api_key.updated' && typeof details?.active === 'boolean') {
-    return details.active ? 'API key activated' : 'API key deactivated';
+  if (action === 'api_key.updated' && details !== undefined) {
+    const change = describeKeyUpdate(details);
+    if (change !== null) {
+      return change;
+    }
   }
   return Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : action;
+}
+
+function describeKeyUpdate(details: Record<string, unknown>): string | null {
+  if (typeof details.active === 'boolean') {
+    return details.active ? 'API key activated' : 'API key deactivated';
+  }
+  if (typeof details.signedRequests === 'string') {
+    return details.signedRequests === 'off' ? 'Signed requests turned off' : 'Signed requests required';
+  }
+  if (typeof details.signingKeyAdded === 'string') {
+    return 'Signing key added';
+  }
+  return typeof details.signingKeyRemoved === 'string' ? 'Signing key removed' : null;
 }
 
 /** An audit actor or target (`api-key:0193…`) as kind and id, for display. */

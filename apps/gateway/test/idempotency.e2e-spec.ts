@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, http, queryOnce, stepUp } from '@game-wallet/testing';
+import { GameFixture, TestPlatform, claimsOf, consoleToken, createGame, createPlayer, http, queryOnce, stepUp } from '@game-wallet/testing';
 
 const idem = (key: string) => ({ 'idempotency-key': `"${key}"` });
 
@@ -89,6 +89,21 @@ describe('Idempotency-Key', () => {
     const replayed = await http<{ signature: string }>('POST', `${platform.baseUrl}/v1/wallet/${player.walletId}/sign`, { apiKey: game.key, body, headers: idem(key) });
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
     expect(replayed.body).toEqual(retried.body);
+  });
+
+  it('keeps no 401: a create refused for a stale second factor runs with the same key once the operator steps up', async () => {
+    const session = await consoleToken(platform);
+    await queryOnce(platform.databaseUrl, `UPDATE identity.console_sessions SET second_factor_at = now() - interval '10 minutes' WHERE id = $1`, [String(claimsOf(session).jti)]);
+    const key = randomUUID();
+    const send = () => http<{ code?: string; key?: string }>('POST', `${platform.baseUrl}/v1/console/games/${game.gameId}/api-keys`, { bearer: session, body: { name: 'after step-up' }, headers: idem(key) });
+    const refused = await send();
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe('STEP_UP_REQUIRED');
+    await stepUp(platform, session);
+    const created = await send();
+    expect(created.status).toBe(201);
+    expect(created.headers.get('idempotent-replayed')).toBeNull();
+    expect((await send()).body.key).toBe(created.body.key);
   });
 
   it('runs one of 20 parallel requests with one key across two gateways: one API key is created, every answer the same', async () => {

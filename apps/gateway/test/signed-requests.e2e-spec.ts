@@ -113,8 +113,9 @@ describe('signed requests', () => {
     expect(response.body.code).toBe('SIGNING_KEY_REQUIRED');
   });
 
-  it('registers an Ed25519 key as a JWK and a P-256 key as a PEM, each named by its RFC 7638 thumbprint', async () => {
-    const fromJwk = await http<{ id: string; algorithm: string }>('POST', `${keyUrl()}/signing-keys`, { bearer: token, body: { name: 'build server', publicKey: { kty: ed.jwk.kty, crv: ed.jwk.crv, x: ed.jwk.x } } });
+  it('registers an Ed25519 key as a JWK (as WebCrypto exports it) and a P-256 key as a PEM, each named by its RFC 7638 thumbprint', async () => {
+    expect(ed.jwk).toEqual(expect.objectContaining({ ext: true, key_ops: ['verify'] }));
+    const fromJwk = await http<{ id: string; algorithm: string }>('POST', `${keyUrl()}/signing-keys`, { bearer: token, body: { name: 'build server', publicKey: ed.jwk } });
     expect(fromJwk.status).toBe(201);
     expect(fromJwk.body).toMatchObject({ id: ed.keyid, algorithm: 'ed25519', name: 'build server', lastUsedAt: null });
     const fromPem = await http<{ id: string; algorithm: string }>('POST', `${keyUrl()}/signing-keys`, { bearer: token, body: { publicKey: await pemOf(p256) } });

@@ -27,7 +27,22 @@ export const addSigningKeyBody = z
     publicKey: z.union(
       [
         z.string().min(1, 'must not be empty').max(PUBLIC_KEY_PEM_MAX, `must be at most ${PUBLIC_KEY_PEM_MAX} characters`),
-        z.object({ kty: jwkMember, crv: jwkMember, x: jwkMember, y: jwkMember.optional(), d: jwkMember.optional(), alg: jwkMember.optional(), kid: jwkMember.optional(), use: jwkMember.optional() }).strict(),
+        // The members of RFC 7517 a public key may carry (what WebCrypto's exportKey('jwk') adds among them); identity
+        // reads kty, crv, x and y, and refuses a key with d.
+        z
+          .object({
+            kty: jwkMember,
+            crv: jwkMember,
+            x: jwkMember,
+            y: jwkMember.optional(),
+            d: jwkMember.optional(),
+            alg: jwkMember.optional(),
+            kid: jwkMember.optional(),
+            use: jwkMember.optional(),
+            key_ops: z.array(jwkMember).max(8, 'must have at most 8 entries').optional(),
+            ext: z.boolean({ error: 'must be true or false' }).optional(),
+          })
+          .strict(),
       ],
       { error: 'must be a PEM public key or a JWK object (kty, crv, x, and y for P-256)' },
     ),

@@ -10,6 +10,11 @@ import { IdempotencyClaim, IdempotencyStore } from './idempotency-store';
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Headers of a kept answer that describe its body; nothing else (no cookie, no rate-limit state) is kept. */
 const KEPT_HEADERS = ['content-type', 'location', 'etag', 'content-location'];
+/**
+ * Answers that say the request did not run for a reason the client fixes and then retries: a credential or a second
+ * factor (401 `STEP_UP_REQUIRED` before a step-up), or a rate (429). Like a 5xx they are not kept: the key is freed.
+ */
+const NOT_KEPT = new Set([401, 429]);
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -75,7 +80,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
 /**
  * Keeps the answer of each claimed write as it is sent (after the error filter, so refusals are kept too), or frees its
- * key when the answer is a 5xx or a stream: the client may send it again. Failing to keep an answer is logged and frees
+ * key when the answer is a 5xx, a 401 or a 429, or a stream: the client may send it again. Failing to keep an answer is logged and frees
  * the key rather than leave it claimed; the answer itself still goes out.
  */
 export function installIdempotencyRecorder(fastify: FastifyInstance, store: IdempotencyStore, logger: Logger): void {
@@ -87,7 +92,7 @@ export function installIdempotencyRecorder(fastify: FastifyInstance, store: Idem
     request.idempotency = undefined;
     const body = payload === undefined || payload === null ? '' : typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
     try {
-      if (reply.statusCode >= 500 || body === undefined) {
+      if (reply.statusCode >= 500 || NOT_KEPT.has(reply.statusCode) || body === undefined) {
         await store.release(claim);
       } else {
         const headers: Record<string, string> = {};

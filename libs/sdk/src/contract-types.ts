@@ -4,6 +4,11 @@
  */
 // eslint-disable-next-line @nx/enforce-module-boundaries -- type-only: nothing of contracts reaches the emitted JavaScript
 export type {
+  ApiKeyView,
+  CreatedApiKeyView,
+  SignedRequests,
+  SigningKeyView,
+  SigningPublicJwk,
   CredentialKind,
   Criterion,
   ErrorCode,

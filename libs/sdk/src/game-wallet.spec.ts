@@ -288,6 +288,27 @@ describe(ConsoleClient.name, () => {
     expect(fetch.requests.every(({ init }) => init.headers.authorization === 'Bearer console-token')).toBe(true);
   });
 
+  it("sends a game's API-key calls to …/api-keys: list, create, update (active, signedRequests), delete, signing keys", async () => {
+    const fetch = fakeFetch({ status: 200, body: {} });
+    const client = consoleClient(fetch);
+    await client.apiKeys.list('g-1');
+    await client.apiKeys.create('g-1', { name: 'server' });
+    await client.apiKeys.update('g-1', 'k-1', { signedRequests: 'signing' });
+    await client.apiKeys.delete('g-1', 'k-1', { revokeTokens: true });
+    await client.apiKeys.addSigningKey('g-1', 'k-1', { name: 'build', publicKey: { kty: 'OKP', crv: 'Ed25519', x: 'x' } });
+    await client.apiKeys.removeSigningKey('g-1', 'k-1', 'thumb/print');
+    const root = 'https://api.test/v1/console/games/g-1/api-keys';
+    expect(fetch.requests.map(({ url, init }) => [init.method, url, init.body])).toEqual([
+      ['GET', root, undefined],
+      ['POST', root, '{"name":"server"}'],
+      ['PATCH', `${root}/k-1`, '{"signedRequests":"signing"}'],
+      ['DELETE', `${root}/k-1?revokeTokens=true`, undefined],
+      ['POST', `${root}/k-1/signing-keys`, '{"name":"build","publicKey":{"kty":"OKP","crv":"Ed25519","x":"x"}}'],
+      ['DELETE', `${root}/k-1/signing-keys/thumb%2Fprint`, undefined],
+    ]);
+    expect(fetch.requests.filter(({ init }) => init.method !== 'GET').every(({ init }) => /^"[0-9a-f-]{36}"$/.test(init.headers['idempotency-key']))).toBe(true);
+  });
+
   it('deletes the draft (204)', async () => {
     const fetch = fakeFetch({ status: 204 });
     await expect(consoleClient(fetch).signingPolicy.draft.delete('g-1')).resolves.toBeUndefined();

@@ -3,6 +3,7 @@ import { ConsoleAccountApi, ConsoleAccountResource, ConsoleSessionApi, ConsoleSe
 import { ConsoleTeamApi, ConsoleTeamResource } from './console-team';
 import { ConsoleAuditApi, ConsoleAuditResource } from './console-audit';
 import { ConsoleWebhooksApi, ConsoleWebhooksResource } from './console-webhooks';
+import { ConsoleApiKeysApi, ConsoleApiKeysResource } from './console-api-keys';
 import { ClientOptions, HttpClient, RequestOptions } from './http-client';
 import { PlayersResource, ProfilesResource, PublicApi, SigningPolicyResource, WalletsResource } from './resources';
 import { checkedRequestSigner, signatureHeaders } from './signing/message-signature';
@@ -130,6 +131,8 @@ export class ConsoleClient {
   readonly audit: ConsoleAuditApi;
   /** Games' webhook endpoints: add, change, rotate secrets, send a test event, the delivery log and redelivery. */
   readonly webhooks: ConsoleWebhooksApi;
+  /** Games' API keys: create, turn on or off, delete; their request-signing keys and whether requests must be signed. */
+  readonly apiKeys: ConsoleApiKeysApi;
 
   constructor(options: ConsoleClientOptions) {
     const { token } = options;
@@ -143,6 +146,7 @@ export class ConsoleClient {
     this.team = new ConsoleTeamResource(http, urlOption('baseUrl', options.baseUrl));
     this.audit = new ConsoleAuditResource(http, urlOption('baseUrl', options.baseUrl));
     this.webhooks = new ConsoleWebhooksResource(http, urlOption('baseUrl', options.baseUrl));
+    this.apiKeys = new ConsoleApiKeysResource(http, urlOption('baseUrl', options.baseUrl));
   }
 }
 

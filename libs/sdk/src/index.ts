@@ -26,6 +26,7 @@ export type {
 export type { ConsoleTeamApi, InvitationAcceptance, OperatorChange } from './console-team';
 export type { ConsoleAuditApi } from './console-audit';
 export type { ConsoleWebhooksApi } from './console-webhooks';
+export type { ApiKeyChange, ConsoleApiKeysApi, SigningKeyInput } from './console-api-keys';
 export { requestSignerFromCryptoKey, requestSignerFromPem, requestSigningKeyId } from './signing/request-signer';
 export type { RequestSigner, RequestSigningAlgorithm, RequestSigningPublicJwk, SigningCryptoKey, WebCryptoRequestSigner } from './signing/request-signer';
 export { ProfileTokenVerifier, verifyProfileJwt } from './jwt/profile-token-verifier';

@@ -1,5 +1,5 @@
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the suite runs the SDK from source against the real platform
-import { GameFixture, TestPlatform, consoleToken, createGame, freePort, http, stepUp, waitFor } from '@game-wallet/testing';
+import { GameFixture, TestPlatform, consoleToken, createGame, freePort, stepUp, waitFor } from '@game-wallet/testing';
 import { ethers } from 'ethers';
 import { generateKeyPairSync, webcrypto } from 'node:crypto';
 import { GameWallet, GameWalletError, ProfileClient, ProfileTokenVerifier, RequestSigner, WebCryptoRequestSigner, requestSignerFromCryptoKey, requestSignerFromPem, verifyProfileJwt } from '../src';
@@ -321,12 +321,14 @@ describe('@game-wallet/sdk against the platform', () => {
       ed25519 = await requestSignerFromPem(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string);
       const pair = await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']);
       p256 = await requestSignerFromCryptoKey(pair.privateKey, pair.publicKey);
-      const keyUrl = `${platform.baseUrl}/v1/console/games/${signedGame.gameId}/api-keys/${signedGame.keyId}`;
+      // Registered and required through the SDK's console client.
+      const operator = GameWallet.forConsole({ baseUrl: platform.baseUrl, token });
       for (const [name, signer] of [['ed25519', ed25519], ['p-256', p256]] as const) {
-        const registered = await http<{ id: string }>('POST', `${keyUrl}/signing-keys`, { bearer: token, body: { name, publicKey: signer.publicJwk } });
-        expect([registered.status, registered.body.id]).toEqual([201, signer.keyId]);
+        await expect(operator.apiKeys.addSigningKey(signedGame.gameId, signedGame.keyId, { name, publicKey: signer.publicJwk })).resolves.toMatchObject({ id: signer.keyId, name });
       }
-      expect((await http<{ signedRequests: string }>('PATCH', keyUrl, { bearer: token, body: { signedRequests: 'all' } })).body.signedRequests).toBe('all');
+      await expect(operator.apiKeys.update(signedGame.gameId, signedGame.keyId, { signedRequests: 'all' })).resolves.toMatchObject({ signedRequests: 'all' });
+      const listed = await operator.apiKeys.list(signedGame.gameId);
+      expect(listed.items.find((key) => key.id === signedGame.keyId)?.signingKeys.map((key) => key.id).sort()).toEqual([ed25519.keyId, p256.keyId].sort());
       hostProxy = await FrontProxy.start(platform.baseUrl, { preserveHost: true });
     });
 

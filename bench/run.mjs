@@ -18,24 +18,29 @@ import { parseArgs } from 'node:util';
 import { ROUNDS, ROUND_SECONDS, ROUND_WARMUP_SECONDS, json, machine, measure, median, pairedRounds, root, startPlatform } from './lib/platform.mjs';
 import { cpuSnapshot } from './lib/cpu-share.mjs';
 import { writeReport } from './lib/report.mjs';
+import { newestProfile, summariseProfile } from './lib/cpu-profile.mjs';
 import { ONE_RULE, fiftyRules, shopTransfer } from './policy/rules.mjs';
 import { signingBench } from './signing/alone.mjs';
 import { transactionBody } from './signing/transactions.mjs';
 import { WEBHOOK_SCENARIOS, webhookScenarios } from './webhooks/webhooks.mjs';
+import { SIGNED_SCENARIOS, signedScenarios } from './signed-requests/signed.mjs';
+import { IDEMPOTENCY_COUNT, IDEMPOTENCY_SCENARIOS, countIdempotentWrites, idempotencyScenarios } from './idempotency/idempotency.mjs';
 
 const require = createRequire(import.meta.url);
 const { values: args } = parseArgs({ options: { only: { type: 'string' }, rounds: { type: 'string' }, out: { type: 'string' } } });
 const OUT = args.out ?? 'latest';
 const ROUND_COUNT = Number(args.rounds ?? ROUNDS);
-const SCENARIOS = ['wallet-read-key', 'wallet-read-jwt', 'auth', 'sign-evm', 'sign-sol', 'sign-sui', 'primitives', 'placement', 'signing', 'read-beside-signing', 'sign-policy', 'webhooks', 'player-create', 'hsm', 'transport'];
+const SCENARIOS = ['wallet-read-key', 'wallet-read-jwt', 'auth', 'sign-evm', 'sign-sol', 'sign-sui', 'primitives', 'placement', 'signing', 'read-beside-signing', 'sign-policy', 'webhooks', 'signed-requests', 'idempotency', 'player-create', 'hsm', 'transport'];
 const CHAINS = ['evm', 'sol', 'sui'];
 const only = args.only ? args.only.split(',') : SCENARIOS;
-// `webhooks` is every scenario of the set; each can also be named alone.
-const KNOWN = [...SCENARIOS, ...Object.keys(WEBHOOK_SCENARIOS)];
+// `webhooks`, `signed-requests` and `idempotency` are every scenario of their set; each can also be named alone.
+const KNOWN = [...SCENARIOS, ...Object.keys(WEBHOOK_SCENARIOS), ...Object.keys(SIGNED_SCENARIOS), ...Object.keys(IDEMPOTENCY_SCENARIOS), IDEMPOTENCY_COUNT];
 for (const name of only) {
   if (!KNOWN.includes(name)) throw new Error(`unknown scenario ${name}; known: ${KNOWN.join(', ')}`);
 }
 const webhookNames = Object.keys(WEBHOOK_SCENARIOS).filter((name) => only.includes('webhooks') || only.includes(name));
+const signedNames = Object.keys(SIGNED_SCENARIOS).filter((name) => only.includes('signed-requests') || only.includes(name));
+const idempotencyNames = Object.keys(IDEMPOTENCY_SCENARIOS).filter((name) => only.includes('idempotency') || only.includes(name));
 
 /** A memory figure of a process from /proc/<pid>/status, in MB: `VmHWM` (its peak RSS so far) or `VmRSS` (now). */
 function memoryMb(pid, field) {
@@ -131,6 +136,7 @@ function perPlayer(before, after) {
   return { players, commits: each('commits'), inserted: each('inserted'), updated: each('updated'), fetched: each('fetched') };
 }
 let hsmMemory;
+const runStartedAt = Date.now();
 const platform = await startPlatform('all');
 const cancelTimeLimit = platform.timeLimit(60 * 60_000);
 try {
@@ -320,6 +326,45 @@ try {
     await save();
   }
 
+  if (signedNames.length > 0) {
+    // Reads and signing with a key that requires Ed25519 request signatures on every route, against a plain key of
+    // another game; the verifier's parts and the client's signing alone in a process of their own.
+    results.floors.signatureVerifier = JSON.parse(execFileSync(process.execPath, [join(root, 'bench/signed-requests/verifier.mjs'), '--json'], { encoding: 'utf8' }));
+    results.signedRequests = await signedScenarios(platform, signedNames, {
+      rounds: ROUND_COUNT,
+      duration: ROUND_SECONDS,
+      warmup: ROUND_WARMUP_SECONDS,
+      pairedResult,
+      record: async (name, result) => {
+        results.scenarios[name] = result;
+        await save();
+      },
+    });
+    await save();
+  }
+
+  if (idempotencyNames.length > 0) {
+    // Writes with a new Idempotency-Key each, against the same writes without one.
+    results.idempotency = await idempotencyScenarios(platform, idempotencyNames, {
+      rounds: ROUND_COUNT,
+      duration: ROUND_SECONDS,
+      warmup: ROUND_WARMUP_SECONDS,
+      pairedResult,
+      record: async (name, result) => {
+        results.scenarios[name] = result;
+        await save();
+      },
+    });
+    await save();
+  }
+  if (only.includes('idempotency') || only.includes(IDEMPOTENCY_COUNT)) {
+    // What an Idempotency-Key adds in Redis commands and PostgreSQL statements, on a platform of its own whose Redis
+    // and PostgreSQL nothing else uses (started and removed here).
+    console.log(`--- ${IDEMPOTENCY_COUNT}`);
+    results.idempotencyCount = await countIdempotentWrites();
+    await save();
+  }
+
   if (only.includes('player-create')) {
     console.log('--- player-create');
     const { KeyGenerator } = require(join(root, 'dist/out-tsc/apps/wallet/src/keys/key-generator'));
@@ -431,5 +476,14 @@ try {
   cancelTimeLimit();
 } finally {
   await platform.stop();
+}
+// The gateway wrote its profile as it stopped: where its time went, and how much of it the signature check and the
+// Idempotency-Key took, when those sets ran.
+const focuses = [...(signedNames.length > 0 ? ['libs/auth/src/request-signature.ts'] : []), ...(idempotencyNames.length > 0 ? ['apps/gateway/src/idempotency/'] : [])];
+if ((process.env.BENCH_CPU_PROF ?? '').split(',').includes('gateway') && focuses.length > 0) {
+  const file = newestProfile('/tmp/prof/gateway', runStartedAt);
+  if (file) {
+    results.gatewayProfile = summariseProfile(file, join(root, 'dist/apps/gateway/main.js.map'), focuses);
+  }
 }
 console.log(await save());

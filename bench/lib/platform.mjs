@@ -17,16 +17,18 @@ const { Client } = require('pg');
 const { AppLauncher, START_ORDER, deleteKeys, dropDatabase, imageRuntime, namedDatabaseUrl } = require(join(root, 'dist/out-tsc/libs/testing/src'));
 export { imageRuntime };
 
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const ADMIN_DB = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DEFAULT_REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const DEFAULT_ADMIN_DB = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /**
  * Starts `apps` (services first, then the gateway) as their images run them, with limits high enough that nothing is
  * refused; `extraEnv` on top. `BENCH_CPU_PROF=wallet,gateway` writes those apps' CPU profiles to /tmp/prof/<app>.
+ * `redisUrl` and `adminDatabaseUrl` put it on another Redis and PostgreSQL than the machine's (a quiet pair of the
+ * benchmark's own, to count what the platform alone asks of them).
  */
-export async function startPlatform(name, apps = START_ORDER, { extraEnv = {} } = {}) {
+export async function startPlatform(name, apps = START_ORDER, { extraEnv = {}, redisUrl = DEFAULT_REDIS_URL, adminDatabaseUrl = DEFAULT_ADMIN_DB } = {}) {
   const prefix = `bench-${name}-${process.pid}`;
-  const database = namedDatabaseUrl(`bench_${name}_${process.pid}`, ADMIN_DB);
+  const database = namedDatabaseUrl(`bench_${name}_${process.pid}`, adminDatabaseUrl);
   const profiled = (process.env.BENCH_CPU_PROF ?? '').split(',');
   const launcher = await AppLauncher.prepare({
     label: 'bench',
@@ -35,13 +37,13 @@ export async function startPlatform(name, apps = START_ORDER, { extraEnv = {} } 
       NODE_ENV: 'development',
       LOG_LEVEL: 'warn',
       DATABASE_URL: database.url,
-      REDIS_URL,
+      REDIS_URL: redisUrl,
       TRANSPORT_KEY_PREFIX: prefix,
       RATE_LIMIT_API_KEY_RPS: '1000000',
       RATE_LIMIT_API_KEY_BURST: '1000000',
       RATE_LIMIT_JWT_RPS: '1000000',
       RATE_LIMIT_SIGN_PER_WALLET_RPS: '1000000',
-      BENCH_REDIS_URL: REDIS_URL,
+      BENCH_REDIS_URL: redisUrl,
       BENCH_KEY_PREFIX: prefix,
       ...extraEnv,
     },
@@ -64,6 +66,10 @@ export async function startPlatform(name, apps = START_ORDER, { extraEnv = {} } 
     baseUrl,
     coreUrl,
     prefix,
+    /** The name of the platform's database. */
+    databaseName: database.name,
+    /** The console operator's sign-in (email and password), for a step-up. */
+    consoleOperator: () => launcher.consoleOperator(),
     /** Internal HTTP URL of an app (health, metrics; the gateway's metrics port). */
     internalUrl: (app) => launcher.internalUrl(app),
     /** The process id of each app. */
@@ -116,8 +122,8 @@ export async function startPlatform(name, apps = START_ORDER, { extraEnv = {} } 
       // Each app gets up to 12 s to stop on its own (flushing what it holds, writing a CPU profile), then is killed.
       for (const child of helpers) child.kill('SIGTERM');
       await launcher.stop();
-      await dropDatabase(database.name, ADMIN_DB);
-      await deleteKeys(prefix, REDIS_URL);
+      await dropDatabase(database.name, adminDatabaseUrl);
+      await deleteKeys(prefix, redisUrl);
     },
   };
   await launcher.startAll(apps).catch(async (error) => {

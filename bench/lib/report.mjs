@@ -45,6 +45,9 @@ function report(results) {
     ...placementLines(scenarios),
     ...hsmCost(scenarios),
     ...webhookLines(results),
+    ...signedLines(results),
+    ...idempotencyLines(results),
+    ...profileLines(results),
     ...floorLines(scenarios, floors ?? {}),
     '',
     `Peak RSS of each app over the whole run (MB): ${Object.entries(peakRssMb ?? {}).map(([app, mb]) => `${app} ${mb}`).join(', ')}`,
@@ -121,6 +124,12 @@ export const TARGETS = {
   webhooks: 0.9,
   /** from a change's commit to its webhook's delivery, at the benchmark's rate */
   webhookDelayP99Ms: 1000,
+  /** wallet reads and signing with a key requiring Ed25519 request signatures on every route, against a plain key */
+  signedRequests: 0.85,
+  /** Redis round trips an Idempotency-Key may add to a write */
+  idempotencyRedisRoundTrips: 2,
+  /** PostgreSQL statements an Idempotency-Key adds to a write: its claim (INSERT … ON CONFLICT) and its kept answer (UPDATE) */
+  idempotencyStatements: 2,
 };
 
 const PLATFORM_PROCESSES = ['gateway', 'identity', 'wallet', 'core', 'postgres', 'redis'];
@@ -308,6 +317,8 @@ function targetRows(results) {
   }
   rows.push(...signingRows({ scenarios, floors }));
   rows.push(...webhookRows(results));
+  rows.push(...signedRows(results));
+  rows.push(...idempotencyRows(results));
   const peaks = Object.entries(peakRssMb ?? {}).filter(([, mb]) => mb !== null);
   if (peaks.length > 0) {
     const over = peaks.filter(([, mb]) => mb > TARGETS.rssMb);
@@ -492,6 +503,206 @@ function webhookLines({ scenarios, webhooks }) {
   return lines;
 }
 
+const LOAD_GENERATOR = 'load generator (autocannon)';
+/** The middle value (the upper middle for an even count). */
+const middle = (values) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
+/** The signed-requests scenarios, by name, as the targets table names them. */
+const SIGNED_LABELS = {
+  'signed-read': 'wallet read',
+  'signed-sign-evm': 'sign evm',
+  'signed-sign-sol': 'sign sol',
+  'signed-read-pool': 'wallet read, the client signing on a worker pool',
+  'signed-sign-evm-pool': 'sign evm, the client signing on a worker pool',
+};
+
+/**
+ * What a signed scenario's median pair says: CPU per request by process plain → signed, the machine's in all, the
+ * ratio the CPU alone predicts, and that ratio were the client's extra CPU on another machine (the load generator
+ * shares these two cores with the platform; a game backend would not).
+ */
+function signedCost(scenario) {
+  const [a, b] = [scenario.median.a, scenario.median.b];
+  const machine = [machineMicros(a.cpuMicrosPerRequest), machineMicros(b.cpuMicrosPerRequest)];
+  const client = cpuOf(b, LOAD_GENERATOR) - cpuOf(a, LOAD_GENERATOR);
+  const p50 = (side) => middle(scenario.pairs.map((pair) => pair.p50[side]));
+  return { a, b, machine, client, byCpu: machine[0] / machine[1], withoutClient: machine[0] / (machine[1] - client), p50: [p50(0), p50(1)] };
+}
+
+/** The request-signature check alone (bench/signed-requests/verifier.mjs), for a read or a write with a body. */
+const verifierRow = (floors, route) => floors.signatureVerifier?.rows.find((row) => row.primitive === 'Ed25519' && row.shape.startsWith(route === 'read' ? 'GET' : 'POST'));
+const primitivePart = (row) => Object.entries(row?.parts ?? {}).find(([part]) => part.startsWith('the signature verified'))?.[1];
+
+function signedRows({ scenarios, floors = {} }) {
+  const rows = [];
+  for (const [name, label] of Object.entries(SIGNED_LABELS).filter(([candidate]) => scenarios[candidate])) {
+    const s = scenarios[name];
+    const { a, b, machine, client, byCpu, withoutClient, p50 } = signedCost(s);
+    const check = verifierRow(floors, s.route);
+    const each = (process) => `${process} ${cpuOf(a, process)} → ${cpuOf(b, process)}`;
+    rows.push([
+      `${label}, key requiring Ed25519 signatures on every route ≥ ${TARGETS.signedRequests} × a plain key`,
+      `${s.ratio.toFixed(2)} × (${b.rps.toLocaleString('en-US')}/s against ${a.rps.toLocaleString('en-US')}/s); p50 ${p50[0]} → ${p50[1]} ms, p99 ${s.baselineP99} → ${s.p99} ms`,
+      s.ratio >= TARGETS.signedRequests,
+      [
+        `CPU µs per request plain → signed: ${['gateway', 'redis', 'identity', LOAD_GENERATOR].map(each).join(', ')}; every process ${machine[0]} → ${machine[1]} (${byCpu.toFixed(2)} × by CPU); ${TARGETS.signedRequests} × leaves ${Math.round(machine[0] / TARGETS.signedRequests - machine[0])} µs more per request in all, the signed one took ${machine[1] - machine[0] - client} µs more outside the load generator`,
+        check ? `the gateway's check alone ${check.verify} µs, of which the Ed25519 verification ${primitivePart(check)} µs` : '',
+        `the client's extra (${client} µs, ${s.clientSignMicros} µs of it signing) on another machine, as a game backend's would be: about ${withoutClient.toFixed(2)} ×`,
+        s.pool ? `${s.pool.fromPool.toLocaleString('en-US')} signatures from ${s.pool.threads} threads, ${s.pool.inline} signed inline when none was ready, sent ${s.pool.ageMs.p50} ms after signing (p99 ${s.pool.ageMs.p99}, max ${s.pool.ageMs.max})` : '',
+      ]
+        .filter(Boolean)
+        .join('; '),
+    ]);
+  }
+  return rows;
+}
+
+function signedLines({ scenarios, floors = {}, signedRequests }) {
+  const names = Object.keys(SIGNED_LABELS).filter((name) => scenarios[name]);
+  if (names.length === 0) return [];
+  const lines = [
+    '',
+    `Signed requests (RFC 9421, Ed25519): the signed side uses a key of a second game that requires signatures on every route (\`signedRequests: 'all'\`), with one Ed25519 signing key${signedRequests ? ` (${signedRequests.signingKeyId})` : ''}; the plain side a key of another game with none. The load generator signs each request as it builds it, in the benchmark's own process: a fresh nonce, the current \`created\`, \`"@method" "@target-uri" "x-api-key"\` and, with a body, its \`content-digest\`; on autocannon's thread, or on ${signedRequests?.poolThreads ?? 'a pool of'} worker threads a few requests ahead (\`-pool\`). Its CPU is the load generator's, on the same two cores as the platform. ${signedRequests ? `Before the pairs: an unsigned read with the key answered ${signedRequests.checks.unsignedRead}, a signed read ${signedRequests.checks.signedRead} and a signed /sign ${signedRequests.checks.signedSign}, so every 2xx of the signed side passed the gateway's check.` : ''}`,
+    '',
+    '| scenario | plain req/s | signed req/s | ratio | p50 ms plain → signed | p99 ms plain → signed | gateway µs/req | load generator µs/req | Redis µs/req | every process µs/req | by CPU | client elsewhere |',
+    '|---|---:|---:|---:|---|---|---|---|---|---|---:|---:|',
+    ...names.map((name) => {
+      const s = scenarios[name];
+      const { a, b, machine, byCpu, withoutClient, p50 } = signedCost(s);
+      const pair = (process) => `${cpuOf(a, process)} → ${cpuOf(b, process)}`;
+      return `| ${name} | ${a.rps.toLocaleString('en-US')} | ${b.rps.toLocaleString('en-US')} | ${s.ratio.toFixed(2)} × | ${p50[0]} → ${p50[1]} | ${s.baselineP99} → ${s.p99} | ${pair('gateway')} | ${pair(LOAD_GENERATOR)} | ${pair('redis')} | ${machine[0]} → ${machine[1]} | ${byCpu.toFixed(2)} × | ${withoutClient.toFixed(2)} × |`;
+    }),
+    '',
+    '"By CPU" is every process\'s CPU per plain request over that per signed request: the ratio the cores alone allow. "Client elsewhere" is the same with the load generator\'s extra CPU taken out (signing and the longer headers), as when the game backend runs on its own machine.',
+    '',
+    '| scenario | every pair: signed ÷ plain |',
+    '|---|---|',
+    ...names.map((name) => `| ${name} | ${scenarios[name].pairs.map((pair) => pair.ratio.toFixed(2)).join(' · ')} |`),
+  ];
+  const verifier = floors.signatureVerifier;
+  if (verifier) {
+    const parts = [...new Set(verifier.rows.flatMap((row) => Object.keys(row.parts)))];
+    lines.push(
+      '',
+      `The check alone (bench/signed-requests/verifier.mjs, a process of its own, one thread, Node ${verifier.node}): the gateway's compiled RequestSignatureVerifier on requests the benchmark's signer made, its nonce store answering at once (the Redis SET NX is not in it), and each of its parts on the same requests; then the client's side. µs of CPU per request, the median of ${verifier.turns} turns of ${verifier.turnMs} ms:`,
+      '',
+      `| request | key | the whole check | ${parts.join(' | ')} | the client signs (all) | of which the signature |`,
+      `|---|---|---:|${parts.map(() => '---:').join('|')}|---:|---:|`,
+      ...verifier.rows.map((row) => `| ${row.shape.replace(', P-256 key', '')} | ${row.primitive} | ${row.verify} | ${parts.map((part) => row.parts[part] ?? '').join(' | ')} | ${row.clientSign} | ${row.clientPrimitive} |`),
+    );
+  }
+  return lines;
+}
+
+/** What each focus of the gateway's profile is, and how many requests went through it (for µs per request). */
+const PROFILE_FOCUS = {
+  'libs/auth/src/request-signature.ts': {
+    what: "the signature check and what it calls; the nonce's SET NX as far as ioredis goes before the socket, its reply read outside it",
+    requests: (results) => results.signedRequests?.signaturesMade,
+    unit: 'signed request',
+  },
+  'apps/gateway/src/idempotency/': {
+    what: "the Idempotency-Key's interceptor (every request passes through it, with a key or without), store and recorder and what they call; node-postgres as far as it goes before the socket, the replies read outside them",
+    requests: (results) => results.idempotency?.keysSent,
+    unit: 'keyed request',
+  },
+};
+
+/** The gateway's CPU profile (`BENCH_CPU_PROF=gateway`): its time by place, and each focus's share. */
+function profileLines(results) {
+  const profile = results.gatewayProfile;
+  if (!profile) return [];
+  const share = (ms) => `${((ms / profile.busyMs) * 100).toFixed(1)} %`;
+  const lines = [
+    '',
+    `The gateway's CPU profile (\`BENCH_CPU_PROF=gateway\`: V8's sampling profiler over the whole run, both sides of every pair and the set-up): ${profile.busyMs.toLocaleString('en-US')} ms busy. A native function counts where its caller ran (node:crypto's signature verification is \`node:internal/crypto/sig\`).`,
+  ];
+  for (const { focus, ms, under } of profile.focuses) {
+    const about = PROFILE_FOCUS[focus];
+    const requests = about?.requests(results);
+    lines.push(
+      '',
+      `Samples with ${focus} in their stack, that is ${about?.what ?? 'what it calls'}: ${ms.toLocaleString('en-US')} ms, ${share(ms)} of the busy time${requests ? ` — about ${Math.round((ms * 1000) / requests)} µs per ${about.unit} (${requests.toLocaleString('en-US')} sent, warm-ups included)` : ''}. Beneath it, by where the innermost frame ran:`,
+      '',
+      `| place, under ${focus} | ms | share of it |`,
+      '|---|---:|---:|',
+      ...Object.entries(under).map(([place, placeMs]) => `| ${place} | ${placeMs} | ${((placeMs / ms) * 100).toFixed(1)} % |`),
+    );
+  }
+  lines.push(
+    '',
+    "The gateway's busy time by where it ran (self time, the first 15):",
+    '',
+    '| place | ms | share |',
+    '|---|---:|---:|',
+    ...Object.entries(profile.bySelf).map(([place, placeMs]) => `| ${place} | ${placeMs} | ${share(placeMs)} |`),
+  );
+  return lines;
+}
+
+const IDEMPOTENCY_ROUTES = { sign: 'POST /v1/wallet/{id}/sign, evm', create: 'POST /v1/player/create', game: 'POST /v1/console/games' };
+const signed = (value) => `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(2)}`;
+
+function idempotencyRows({ scenarios, idempotencyCount, idempotency }) {
+  const rows = [];
+  if (idempotencyCount) {
+    const all = Object.entries(idempotencyCount.counts).flatMap(([route, count]) => count.rounds.map((round) => ({ route, round })));
+    const redis = all.map(({ round }) => round.extra.keyed.redis);
+    const commandsChanged = [...new Set(all.flatMap(({ round }) => Object.keys(round.extra.keyed.redisByCommand)))];
+    const onTable = all.map(({ round }) => Object.values(round.keyed.idempotencyTable).reduce((total, calls) => total + calls, 0));
+    const kinds = [...new Set(all.flatMap(({ round }) => Object.keys(round.keyed.idempotencyTable)))];
+    const perRoute = (pick) => Object.entries(idempotencyCount.counts).map(([route, count]) => `${route} ${count.rounds.map((round) => signed(pick(round))).join(', ')}`).join('; ');
+    rows.push([
+      `an idempotent write costs ≤ ${TARGETS.idempotencyRedisRoundTrips} Redis round trips more than without a key`,
+      `${signed(Math.max(...redis))} Redis commands per write at most (per round: ${perRoute((round) => round.extra.keyed.redis)})`,
+      Math.max(...redis) <= TARGETS.idempotencyRedisRoundTrips,
+      `commands are counted, which bound the round trips (each carries at least one). ${commandsChanged.length === 0 ? 'No command changed by 0.05 per write or more' : `Changed by 0.05 per write or more in some round: ${commandsChanged.join(', ')} (the transport's, moving with how the outbox relays batched; by round below)`}; the store is PostgreSQL's (${kinds.join(' and ')} on gateway.idempotency_keys per write). Redis when idle: ${(Object.values(idempotencyCount.idle.commands).reduce((t, c) => t + c, 0) / (idempotencyCount.idle.ms / 1000)).toFixed(1)} commands/s, subtracted over each batch's time`,
+    ]);
+    const statements = all.map(({ round }) => round.extra.keyed.statements);
+    rows.push([
+      `an idempotent write costs ${TARGETS.idempotencyStatements} PostgreSQL statements more (its claim and its kept answer)`,
+      `${[...new Set(onTable.map((value) => value.toFixed(2)))].join(', ')} statements per write on gateway.idempotency_keys (${kinds.map((kind) => `${kind} ${[...new Set(all.map(({ round }) => (round.keyed.idempotencyTable[kind] ?? 0).toFixed(2)))].join('/')}`).join(', ')}), on every route and round`,
+      onTable.every((value) => value === TARGETS.idempotencyStatements),
+      `every statement of the platform against the same writes without a key: ${perRoute((round) => round.extra.keyed.statements)} per write (range ${signed(Math.min(...statements))} to ${signed(Math.max(...statements))}: the rest is the outbox relays' and pg-boss's polling, which follows time and batching, not the key); a replay: ${perRoute((round) => round.extra.replay.statements)} statements and ${perRoute((round) => round.extra.replay.redis)} Redis commands against a plain write (it runs nothing behind the gateway)`,
+    ]);
+  }
+  for (const name of ['idempotent-sign-evm', 'idempotent-player-create'].filter((candidate) => scenarios[candidate])) {
+    const s = scenarios[name];
+    const [a, b] = [s.median.a, s.median.b];
+    rows.push([
+      `${name === 'idempotent-sign-evm' ? 'sign evm' : 'player create'} with a new Idempotency-Key each request against none (no target)`,
+      `${s.ratio.toFixed(2)} × (${b.rps.toLocaleString('en-US')}/s against ${a.rps.toLocaleString('en-US')}/s); p50 ${middle(s.pairs.map((pair) => pair.p50[0]))} → ${middle(s.pairs.map((pair) => pair.p50[1]))} ms, p99 ${s.baselineP99} → ${s.p99} ms`,
+      true,
+      `${idempotency?.oneAtATime?.[s.route] ? `one at a time (${idempotency.oneAtATime[s.route].writes} of each, turn about): p50 ${idempotency.oneAtATime[s.route].plain.p50} → ${idempotency.oneAtATime[s.route].keyed.p50} ms, p99 ${idempotency.oneAtATime[s.route].plain.p99} → ${idempotency.oneAtATime[s.route].keyed.p99} ms; ` : ''}CPU µs per request without → with: gateway ${cpuOf(a, 'gateway')} → ${cpuOf(b, 'gateway')}, PostgreSQL ${cpuOf(a, 'postgres')} → ${cpuOf(b, 'postgres')}, Redis ${cpuOf(a, 'redis')} → ${cpuOf(b, 'redis')}; every process ${machineMicros(a.cpuMicrosPerRequest)} → ${machineMicros(b.cpuMicrosPerRequest)} (${(machineMicros(a.cpuMicrosPerRequest) / machineMicros(b.cpuMicrosPerRequest)).toFixed(2)} × by CPU)${idempotency ? `; over the runs ${idempotency.keysSent.toLocaleString('en-US')} keys sent, ${idempotency.answersKept.toLocaleString('en-US')} answers kept, ${idempotency.rows - idempotency.answersKept} claims left unanswered` : ''}`,
+    ]);
+  }
+  return rows;
+}
+
+function idempotencyLines({ idempotencyCount }) {
+  if (!idempotencyCount) return [];
+  const { counts, idle, settleMs } = idempotencyCount;
+  const lines = [
+    '',
+    `Idempotency-Key, counted: a second platform on a Redis and a PostgreSQL cluster of the benchmark's own (nothing else uses them; pg_stat_statements loaded there only), N writes of each route sent one at a time, without a key, with a new key each, and the keyed batch again (replays, each checked for \`Idempotent-Replayed: true\`); two rounds, the first two batches in flipped order. Every Redis command (\`INFO commandstats\`) and every statement (\`pg_stat_statements\`, BEGIN and COMMIT included) of the whole platform from just before a batch to ${settleMs / 1000} s after it, less what the idle platform issued over as long (measured over ${(idle.ms / 1000).toFixed(0)} s: ${Object.entries(idle.commands).map(([command, calls]) => `${command} ${calls}`).join(', ')}; ${Object.values(idle.statements).reduce((t, c) => t + c, 0)} statements, most of them the outbox relays' \`SELECT EXISTS\` polls), per write:`,
+    '',
+    '| route | N | round | Redis commands: plain, keyed, replay | statements: plain, keyed, replay | on gateway.idempotency_keys: keyed · replay | keyed − plain: Redis, statements |',
+    '|---|---:|---:|---|---|---|---|',
+  ];
+  for (const [route, count] of Object.entries(counts)) {
+    count.rounds.forEach((round, index) => {
+      const table = (kinds) => Object.entries(kinds).map(([kind, calls]) => `${kind} ${calls}`).join(', ') || 'none';
+      lines.push(
+        `| ${IDEMPOTENCY_ROUTES[route]} | ${count.writes} | ${index + 1} | ${round.plain.redisPerWrite}, ${round.keyed.redisPerWrite}, ${round.replay.redisPerWrite} | ${round.plain.statementsPerWrite}, ${round.keyed.statementsPerWrite}, ${round.replay.statementsPerWrite} | ${table(round.keyed.idempotencyTable)} · ${table(round.replay.idempotencyTable)} | ${signed(round.extra.keyed.redis)}, ${signed(round.extra.keyed.statements)} |`,
+      );
+    });
+  }
+  const changed = Object.entries(counts).flatMap(([route, count]) =>
+    count.rounds.map((round, index) => `- ${IDEMPOTENCY_ROUTES[route]}, round ${index + 1}: keyed − plain, Redis ${Object.entries(round.extra.keyed.redisByCommand).map(([command, change]) => `${command} ${signed(change)}`).join(', ') || 'no command by 0.05 or more'}; statements ${Object.entries(round.extra.keyed.statementsByQuery).map(([query, change]) => `\`${query}\` ${signed(change)}`).join(', ') || 'none by 0.2 or more'}`),
+  );
+  lines.push('', 'What changed by command and by statement (per write, idle rate subtracted; Redis by 0.05 or more, statements by 0.2 or more):', '', ...changed);
+  return lines;
+}
+
 /** Ratio targets drawn on the chart, by scenario. */
 const CHART_TARGETS = {
   'wallet-read-key': TARGETS.walletRead,
@@ -499,6 +710,7 @@ const CHART_TARGETS = {
   'player-create': TARGETS.playerCreate,
   'transport-c64': TARGETS.transport,
   ...Object.fromEntries(WEBHOOK_SCENARIO_NAMES.map((name) => [name, TARGETS.webhooks])),
+  ...Object.fromEntries(Object.keys(SIGNED_LABELS).map((name) => [name, TARGETS.signedRequests])),
 };
 
 /**

@@ -73,7 +73,18 @@ runMain('gateway', async () => {
   const runtime: AppRuntime = { redis, metrics, logger };
   const consoleRoot = findBuiltConsole(config.consoleDir, logger);
   const lifecycle = { draining: false };
-  const idempotency = new IdempotencyStore(pool, config.idempotencyTtlSeconds, IDEMPOTENCY_LEASE_MS);
+  // Claims of Idempotency-Keys commit without waiting for the disk (see IdempotencyStore); kept answers do wait.
+  const claims = new Pool({
+    connectionString: config.databaseUrl,
+    max: config.databasePoolSize,
+    connectionTimeoutMillis: 1000,
+    idleTimeoutMillis: 10_000,
+    statement_timeout: 4000,
+    application_name: 'game-wallet-gateway-claims',
+    options: '-c synchronous_commit=off',
+  });
+  claims.on('error', () => undefined);
+  const idempotency = new IdempotencyStore(pool, config.idempotencyTtlSeconds, IDEMPOTENCY_LEASE_MS, claims);
   const purge = setInterval(() => void idempotency.purgeExpired().catch(() => undefined), IDEMPOTENCY_PURGE_MS);
   purge.unref();
   const shared = { config, transport, pool, auth, idempotency, consoleRoot, lifecycle };
@@ -121,7 +132,7 @@ runMain('gateway', async () => {
     clearInterval(purge);
     await auth.close();
     await transport.close();
-    await Promise.all([redis.quit().catch(() => redis.disconnect()), pool.end().catch(() => undefined)]);
+    await Promise.all([redis.quit().catch(() => redis.disconnect()), pool.end().catch(() => undefined), claims.end().catch(() => undefined)]);
     clearTimeout(timer);
     logger.flush();
     process.exit(0);

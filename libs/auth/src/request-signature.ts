@@ -135,10 +135,12 @@ export class RequestSignatureVerifier {
 
 /** RFC 9421 §2.5: the lines of the covered components, then `@signature-params` (by `http-message-signatures`). */
 function signatureBase(message: SignedMessage, input: InnerList): Buffer {
+  // Only the covered fields are handed over (the library looks each one up among all it is given).
   const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(message.headers)) {
+  for (const [name] of input[0]) {
+    const value = typeof name === 'string' && !name.startsWith('@') ? message.headers[name] : undefined;
     if (value !== undefined) {
-      headers[name] = value;
+      headers[name as string] = value;
     }
   }
   const fields = input[0].map((item) => serializeItem(item));

@@ -50,6 +50,13 @@ export class IdempotencyStore {
     private readonly ttlSeconds: number,
     /** how long a claim holds before another request of the key may take it over (its gateway may have died) */
     private readonly leaseMs: number,
+    /**
+     * Where claims are made: a pool whose commits need not wait for the disk (`synchronous_commit=off`). A claim lost
+     * in a PostgreSQL crash belongs to a request whose answer could not have been kept either (keeping it commits
+     * after the claim, and that commit makes the claim durable with it); its retry runs, as it would once the lost
+     * claim's lease ended. Default: `pool`.
+     */
+    private readonly claims: Pool = pool,
   ) {}
 
   async begin(request: IdempotentRequest): Promise<IdempotencyOutcome> {
@@ -58,7 +65,7 @@ export class IdempotencyStore {
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const owner = randomUUID();
       // A row is taken over only once expired, or when its claim lapsed unanswered for the same body.
-      const claimed = await this.pool.query(
+      const claimed = await this.claims.query(
         `INSERT INTO ${TABLE} (credential, route, key_hash, body_hash, owner, locked_until, expires_at)
          VALUES ($1, $2, $3, $4, $5, now() + $6 * interval '1 millisecond', now() + $7 * interval '1 second')
          ON CONFLICT (credential, route, key_hash) DO UPDATE
@@ -91,13 +98,16 @@ export class IdempotencyStore {
     return { kind: 'running' };
   }
 
-  /** Keeps the answer of a claimed request; a claim taken over meanwhile (its lease lapsed) keeps nothing. */
+  /**
+   * Keeps the answer of a claimed request, until the claim's expiry (24 h from the first request); a claim taken over
+   * meanwhile (its lease lapsed) keeps nothing.
+   */
   async complete(claim: IdempotencyClaim, answer: KeptAnswerRecord): Promise<void> {
     const { request, owner } = claim;
     await this.pool.query(
-      `UPDATE ${TABLE} SET status = $5, answer = $6, owner = NULL, locked_until = NULL, expires_at = now() + $7 * interval '1 second'
+      `UPDATE ${TABLE} SET status = $5, answer = $6, owner = NULL, locked_until = NULL
        WHERE credential = $1 AND route = $2 AND key_hash = $3 AND owner = $4`,
-      [request.credential, request.route, sha256(request.key), owner, answer.status, sealAnswer(request, answer), this.ttlSeconds],
+      [request.credential, request.route, sha256(request.key), owner, answer.status, sealAnswer(request, answer)],
     );
   }
 

@@ -18,8 +18,11 @@ import { IdempotencyStore } from './idempotency/idempotency-store';
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
-/** How long a write's claim on its Idempotency-Key holds if its gateway dies before answering. */
-const IDEMPOTENCY_LEASE_MS = 30_000;
+/**
+ * How long a write's claim on its Idempotency-Key holds if its gateway dies before answering: well past the longest a
+ * request can run here (the service deadline), so a retry never runs beside a first attempt still in flight.
+ */
+const idempotencyLeaseMs = (serviceDeadlineMs: number): number => Math.max(30_000, 2 * serviceDeadlineMs + 10_000);
 /** Expired kept answers are deleted this often (by every replica: a few rows each time). */
 const IDEMPOTENCY_PURGE_MS = 60_000;
 
@@ -84,7 +87,7 @@ runMain('gateway', async () => {
     options: '-c synchronous_commit=off',
   });
   claims.on('error', () => undefined);
-  const idempotency = new IdempotencyStore(pool, config.idempotencyTtlSeconds, IDEMPOTENCY_LEASE_MS, claims);
+  const idempotency = new IdempotencyStore(pool, config.idempotencyTtlSeconds, idempotencyLeaseMs(config.serviceDeadlineMs), claims);
   const purge = setInterval(() => void idempotency.purgeExpired().catch(() => undefined), IDEMPOTENCY_PURGE_MS);
   purge.unref();
   const shared = { config, transport, pool, auth, idempotency, consoleRoot, lifecycle };

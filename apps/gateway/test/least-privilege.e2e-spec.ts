@@ -12,10 +12,12 @@ import {
   http,
   profileJwt,
   queryOnce,
+  steppedUpCall,
   waitFor,
 } from '@game-wallet/testing';
 import Redis from 'ioredis';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { GameWallet, requestSignerFromPem } from '@game-wallet/sdk';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -93,6 +95,14 @@ describe('the platform under least-privilege credentials', () => {
     }
     const jwt = await profileJwt(platform, player.profileId, game.key);
     expect((await http('GET', `${platform.baseUrl}/v1/wallet/${player.walletId}`, { bearer: jwt })).status).toBe(200);
+    // Signed requests: the gateway takes each nonce once in Redis (its user may SET those keys, nothing more).
+    const signer = await requestSignerFromPem(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string);
+    const keyUrl = `${platform.baseUrl}/v1/console/games/${game.gameId}/api-keys/${game.keyId}`;
+    expect((await steppedUpCall(platform, token, 'POST', `${keyUrl}/signing-keys`, { publicKey: signer.publicJwk })).status).toBe(201);
+    expect((await steppedUpCall(platform, token, 'PATCH', keyUrl, { signedRequests: 'signing' })).status).toBe(200);
+    const signing = new GameWallet({ baseUrl: platform.baseUrl, coreUrl: platform.coreUrl, apiKey: game.key, requestSigner: signer });
+    await expect(signing.wallets.sign(player.walletId, { chain: 'evm', message: 'signed' }, { idempotencyKey: 'least-privilege-1' })).resolves.toMatchObject({ chain: 'evm' });
+    expect((await http<{ code: string }>('POST', `${platform.baseUrl}/v1/wallet/${player.walletId}/sign`, { apiKey: game.key, body: { chain: 'evm', message: 'plain' } })).body.code).toBe('SIGNATURE_REQUIRED');
     const deleted = await http('DELETE', `${platform.baseUrl}/v1/console/games/${game.gameId}/api-keys/${game.keyId}?revokeTokens=true`, { bearer: token });
     expect(deleted.status).toBe(204);
     expect((await http<{ code: string }>('GET', `${platform.baseUrl}/v1/wallet/${player.walletId}`, { bearer: jwt })).body.code).toBe('TOKEN_REVOKED');

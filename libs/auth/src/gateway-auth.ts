@@ -1,6 +1,6 @@
 import { AppError, ERROR_STATUS, Principal, ResolvedApiKey } from '@game-wallet/contracts';
 import { Logger } from '@nestjs/common';
-import { BroadcastSubscriber, RedisStreamsClient, RejectionLog, RejectionReason, TransportKeys } from '@game-wallet/transport';
+import { BroadcastSubscriber, RedisStreamsClient, RejectionLog, RejectionReason, TransportKeys, signatureNonceKey } from '@game-wallet/transport';
 import type { RedisTarget } from '@game-wallet/config';
 import Redis from 'ioredis';
 import { ApiKeyResolver } from './api-key-resolver';
@@ -65,7 +65,7 @@ export class GatewayAuth {
     this.limiter = new RateLimiter(options.redis, options.keyPrefix);
     // A nonce is taken once across every gateway (SET NX) and remembered as long as its signature could be accepted.
     this.signatures = new RequestSignatureVerifier(async (keyId, nonce, ttlSeconds) =>
-      (await options.redis.set(`${options.keyPrefix}:signature-nonce:${keyId}:${nonce}`, '1', 'EX', ttlSeconds, 'NX')) === 'OK',
+      (await options.redis.set(signatureNonceKey(options.keyPrefix, keyId, nonce), '1', 'EX', ttlSeconds, 'NX')) === 'OK',
     );
     this.subscriber = new BroadcastSubscriber(options.redisUrl, 'gateway');
   }

@@ -77,7 +77,8 @@ export class RequestSignatureVerifier {
     const components = input[0].map(([name]) => name as string);
     const hasBody = message.body !== undefined && message.body.length > 0;
     for (const required of hasBody ? [...REQUIRED_COMPONENTS, 'content-digest'] : REQUIRED_COMPONENTS) {
-      if (!components.includes(required)) {
+      // As the whole field: a parameter (`;key=`, `;sf`, `;req`) would sign a part of it or another message's.
+      if (!input[0].some(([name, parameters]) => name === required && parameters.size === 0)) {
         throw invalid(`the signature does not cover ${required}`);
       }
     }
@@ -112,7 +113,9 @@ export class RequestSignatureVerifier {
     if (!this.holds(signingKey, base, Buffer.from(signature[0]))) {
       throw invalid('the signature does not verify (method, target URI, covered headers or body differ from what was signed, or another key signed)');
     }
-    if (!(await this.nonces(key.keyId, nonce, SIGNATURE_MAX_AGE_SECONDS + SIGNATURE_CLOCK_SKEW_SECONDS))) {
+    // Kept past the last moment any gateway could still take the signature: a created up to the skew ahead, clocks of
+    // gateways apart by as much again, and a margin.
+    if (!(await this.nonces(key.keyId, nonce, SIGNATURE_MAX_AGE_SECONDS + 2 * SIGNATURE_CLOCK_SKEW_SECONDS + 10))) {
       throw invalid('nonce was used before: a request is signed once');
     }
     return signingKey.id;

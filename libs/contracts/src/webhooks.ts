@@ -103,6 +103,8 @@ export interface ApiKeyChangedData {
   signedRequests?: string;
   /** `updated`: the fingerprint (`keyid`) of a request-signing key registered */
   signingKeyAdded?: string;
+  /** `updated`: the algorithm of the key registered (`ed25519`, `ecdsa-p256-sha256`) */
+  algorithm?: string;
   /** `updated`: the fingerprint (`keyid`) of a request-signing key removed */
   signingKeyRemoved?: string;
   actor: EventActor;

@@ -17,6 +17,9 @@ const CONSUMER = ['+xreadgroup', '+xack', '+xdel', '+xgroup|create', '+xgroup|de
 /** The Redis key prefix of the sign-in lockout counters (identity) and the rate-limit buckets (gateway). */
 export const signInFailuresKeyPattern = (prefix: string): string => `${prefix}:sign-in-failures:*`;
 export const rateLimitKeyPattern = (prefix: string): string => `${prefix}:rate:*`;
+/** The nonces of signed requests (RFC 9421), each taken once across gateways: `<prefix>:signature-nonce:<key id>:<nonce>`. */
+export const signatureNonceKey = (prefix: string, apiKeyId: string, nonce: string): string => `${prefix}:signature-nonce:${apiKeyId}:${nonce}`;
+const signatureNonceKeyPattern = (prefix: string): string => `${prefix}:signature-nonce:*`;
 export const walletUsedChannel = (prefix: string): string => `${prefix}:events:wallet-used`;
 /** The wallet's velocity counters (signing policy): one hash per game, rule criterion, subject and chain. */
 export const velocityKey = (prefix: string, gameId: string, counter: string): string => `${prefix}:velocity:${gameId}:${counter}`;
@@ -57,6 +60,8 @@ export function redisAclRules(app: RedisAclApp, prefix: string): string[] {
       rules.push(
         selector(['+get'], [`%R~${apiKeyCacheKey(prefix, '*')}`]),
         selector(['+evalsha', '+eval', '+time', '+get', '+set'], [`~${rateLimitKeyPattern(prefix)}`]),
+        // a nonce is only ever taken (SET … NX EX): never read, changed or removed
+        selector(['+set'], [`~${signatureNonceKeyPattern(prefix)}`]),
         selector(['+subscribe'], [], identityEvents(prefix)),
       );
       break;

@@ -19,6 +19,7 @@ export const updateKeyBody = z
   .strict()
   .refine((body) => body.active !== undefined || body.signedRequests !== undefined, { message: 'give active, signedRequests or both' });
 const PUBLIC_KEY_PEM_MAX = 4096;
+const PRIVATE_KEY_REFUSED = 'is a private key: register its public key, and make a new pair (this one was shared)';
 const jwkMember = z.string({ error: 'must be a string' }).max(200, 'must be at most 200 characters');
 /** A request-signing public key: a PEM (SPKI) or a JWK (Ed25519 or P-256); identity reads it. */
 export const addSigningKeyBody = z
@@ -26,7 +27,12 @@ export const addSigningKeyBody = z
     name: nameField.optional(),
     publicKey: z.union(
       [
-        z.string().min(1, 'must not be empty').max(PUBLIC_KEY_PEM_MAX, `must be at most ${PUBLIC_KEY_PEM_MAX} characters`),
+        z
+          .string()
+          .min(1, 'must not be empty')
+          .max(PUBLIC_KEY_PEM_MAX, `must be at most ${PUBLIC_KEY_PEM_MAX} characters`)
+          // Refused here, before it travels any further: a private key must never leave its owner.
+          .refine((pem) => !pem.includes('PRIVATE KEY'), PRIVATE_KEY_REFUSED),
         // The members of RFC 7517 a public key may carry (what WebCrypto's exportKey('jwk') adds among them); identity
         // reads kty, crv, x and y, and refuses a key with d.
         z
@@ -42,7 +48,8 @@ export const addSigningKeyBody = z
             key_ops: z.array(jwkMember).max(8, 'must have at most 8 entries').optional(),
             ext: z.boolean({ error: 'must be true or false' }).optional(),
           })
-          .strict(),
+          .strict()
+          .refine((jwk) => jwk.d === undefined, PRIVATE_KEY_REFUSED),
       ],
       { error: 'must be a PEM public key or a JWK object (kty, crv, x, and y for P-256)' },
     ),

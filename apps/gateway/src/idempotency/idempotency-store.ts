@@ -122,13 +122,23 @@ export class IdempotencyStore {
     ]);
   }
 
-  /** Deletes up to `limit` expired rows; returns how many. */
-  async purgeExpired(limit = 5000): Promise<number> {
-    const result = await this.pool.query(
-      `DELETE FROM ${TABLE} WHERE ctid IN (SELECT ctid FROM ${TABLE} WHERE expires_at <= now() LIMIT $1)`,
-      [limit],
-    );
-    return result.rowCount ?? 0;
+  /**
+   * Deletes expired rows, `batch` at a time, until none is left or `maxBatches` were deleted (the next run goes on);
+   * returns how many. Batches keep each statement short beside the requests.
+   */
+  async purgeExpired(batch = 5000, maxBatches = 200): Promise<number> {
+    let deleted = 0;
+    for (let round = 0; round < maxBatches; round += 1) {
+      const result = await this.pool.query(
+        `DELETE FROM ${TABLE} WHERE ctid IN (SELECT ctid FROM ${TABLE} WHERE expires_at <= now() LIMIT $1)`,
+        [batch],
+      );
+      deleted += result.rowCount ?? 0;
+      if ((result.rowCount ?? 0) < batch) {
+        break;
+      }
+    }
+    return deleted;
   }
 }
 

@@ -80,8 +80,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
 /**
  * Keeps the answer of each claimed write as it is sent (after the error filter, so refusals are kept too), or frees its
- * key when the answer is a 5xx, a 401 or a 429, or a stream: the client may send it again. Failing to keep an answer is logged and frees
- * the key rather than leave it claimed; the answer itself still goes out.
+ * key when the answer is a 5xx, a 401 or a 429, or a stream: the client may send it again. Failing to keep an answer is
+ * logged and leaves the key claimed until its lease ends; the answer itself still goes out.
  */
 export function installIdempotencyRecorder(fastify: FastifyInstance, store: IdempotencyStore, logger: Logger): void {
   fastify.addHook('onSend', async (request, reply: FastifyReply, payload: unknown) => {
@@ -105,8 +105,9 @@ export function installIdempotencyRecorder(fastify: FastifyInstance, store: Idem
         await store.complete(claim, { status: reply.statusCode, headers, body });
       }
     } catch (error) {
-      logger.warn(`Request ${request.id}: could not keep its Idempotency-Key answer (${String(error)}); the key is freed`);
-      await store.release(claim).catch(() => undefined);
+      // The write ran: freeing the key would let a retry run it again. The claim stays until its lease ends, and
+      // retries are told 409 meanwhile.
+      logger.warn(`Request ${request.id}: could not keep its Idempotency-Key answer (${String(error)}); the key stays claimed until its lease ends`);
     }
     return payload;
   });

@@ -11,7 +11,11 @@ const EVENTS: Record<WebhookEventType, { data: string; description: string }> = 
   'signing_policy.draft_updated': { data: 'SigningPolicyChangedData', description: 'The draft signing policy was saved.' },
   'signing_policy.draft_deleted': { data: 'SigningPolicyChangedData', description: 'The draft signing policy was discarded.' },
   'api_key.created': { data: 'ApiKeyChangedData', description: 'An API key was created (its id and name; never the secret).' },
-  'api_key.updated': { data: 'ApiKeyChangedData', description: 'An API key was activated or deactivated (`active`).' },
+  'api_key.updated': {
+    data: 'ApiKeyChangedData',
+    description:
+      'An API key was activated or deactivated (`active`), its signed-request setting changed (`signedRequests`), or a request-signing key was registered (`signingKeyAdded`, with `algorithm`) or removed (`signingKeyRemoved`).',
+  },
   'api_key.deleted': { data: 'ApiKeyChangedData', description: 'An API key was deleted (`revokeTokens`: its profile JWTs were revoked too).' },
   'profile.tokens_revoked': { data: 'ProfileTokensRevokedData', description: "Every JWT of a profile issued before `revokedBefore` is refused from now on." },
   'webhook_endpoint.created': { data: 'WebhookEndpointChangedData', description: 'A webhook endpoint was added to the game.' },

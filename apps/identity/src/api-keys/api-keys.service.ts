@@ -88,8 +88,10 @@ export class ApiKeysService {
         manager,
       );
     });
-    // A cached "no such key" for this hash (only possible if it was guessed) must not outlive the creation.
-    await this.cache.changed(key.keyHash, resolvedOf(key, []));
+    // A cached "no such key" for this hash (only possible if it was guessed) must not outlive the creation. The key
+    // exists once committed: a failed announcement is logged, not answered 503, which would lose the secret shown only
+    // here (and a retry with the same Idempotency-Key would create a second key).
+    await this.cache.changed(key.keyHash, resolvedOf(key, [])).catch(() => this.logger.warn(`API key ${key.id} created; gateways learn of it within 30 s`));
     return { ...toApiKeyView(key, []), key: secret };
   }
 
@@ -168,7 +170,9 @@ export class ApiKeysService {
       );
       return signing;
     });
-    await this.announce(found);
+    // An addition weakens nothing: if the gateways cannot be told now, they take it within 30 s (a 503 would have the
+    // client retry a change that is made).
+    await this.announce(found).catch(() => this.logger.warn(`Signing key ${added.id} added to API key ${found.id}; gateways learn of it within 30 s`));
     return toSigningKeyView(added);
   }
 
@@ -193,12 +197,17 @@ export class ApiKeysService {
     await this.announce(found);
   }
 
-  /** Tells the gateways the key's current state (signing keys included) and answers its view. */
+  /**
+   * Tells the gateways the key's current state (signing keys included) and answers its view. Read and sent under the
+   * key's row lock, so two changes that overlap are announced in the order they were made (the last state wins).
+   */
   private async announce(key: ApiKeyEntity): Promise<ApiKeyView> {
-    const current = (await this.keys.findInGame(key.applicationId, key.id)) ?? key;
-    const signingKeys = await this.keys.signingKeysOf([current.id]);
-    await this.cache.changed(current.keyHash, resolvedOf(current, signingKeys));
-    return toApiKeyView(current, signingKeys);
+    return this.keys.transaction(async (manager) => {
+      const current = (await this.keys.lockForUpdate(key.applicationId, key.id, manager)) ?? key;
+      const signingKeys = await this.keys.signingKeysOf([current.id], manager);
+      await this.cache.changed(current.keyHash, resolvedOf(current, signingKeys));
+      return toApiKeyView(current, signingKeys);
+    });
   }
 
   private async locked(key: ApiKeyEntity, manager: EntityManager): Promise<ApiKeyEntity> {

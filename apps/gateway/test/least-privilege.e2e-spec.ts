@@ -16,8 +16,7 @@ import {
   waitFor,
 } from '@game-wallet/testing';
 import Redis from 'ioredis';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { GameWallet, requestSignerFromPem } from '@game-wallet/sdk';
+import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -96,12 +95,19 @@ describe('the platform under least-privilege credentials', () => {
     const jwt = await profileJwt(platform, player.profileId, game.key);
     expect((await http('GET', `${platform.baseUrl}/v1/wallet/${player.walletId}`, { bearer: jwt })).status).toBe(200);
     // Signed requests: the gateway takes each nonce once in Redis (its user may SET those keys, nothing more).
-    const signer = await requestSignerFromPem(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string);
+    const pair = generateKeyPairSync('ed25519');
     const keyUrl = `${platform.baseUrl}/v1/console/games/${game.gameId}/api-keys/${game.keyId}`;
-    expect((await steppedUpCall(platform, token, 'POST', `${keyUrl}/signing-keys`, { publicKey: signer.publicJwk })).status).toBe(201);
+    const registered = await steppedUpCall<{ id: string }>(platform, token, 'POST', `${keyUrl}/signing-keys`, { publicKey: pair.publicKey.export({ type: 'spki', format: 'pem' }) });
+    expect(registered.status).toBe(201);
     expect((await steppedUpCall(platform, token, 'PATCH', keyUrl, { signedRequests: 'signing' })).status).toBe(200);
-    const signing = new GameWallet({ baseUrl: platform.baseUrl, coreUrl: platform.coreUrl, apiKey: game.key, requestSigner: signer });
-    await expect(signing.wallets.sign(player.walletId, { chain: 'evm', message: 'signed' }, { idempotencyKey: 'least-privilege-1' })).resolves.toMatchObject({ chain: 'evm' });
+    const url = `${platform.baseUrl}/v1/wallet/${player.walletId}/sign`;
+    const body = JSON.stringify({ chain: 'evm', message: 'signed' });
+    const digest = `sha-256=:${createHash('sha256').update(body).digest('base64')}:`;
+    const params = `("@method" "@target-uri" "x-api-key" "content-digest");created=${Math.floor(Date.now() / 1000)};nonce="${randomBytes(16).toString('hex')}";keyid="${registered.body.id}"`;
+    const base = `"@method": POST\n"@target-uri": ${url}\n"x-api-key": ${game.key}\n"content-digest": ${digest}\n"@signature-params": ${params}`;
+    const headers = { 'x-api-key': game.key, 'content-type': 'application/json', 'content-digest': digest, 'signature-input': `sig=${params}`, signature: `sig=:${sign(null, Buffer.from(base), pair.privateKey).toString('base64')}:`, 'idempotency-key': '"least-privilege-1"' };
+    expect((await fetch(url, { method: 'POST', headers, body })).status).toBe(200);
+    expect((await fetch(url, { method: 'POST', headers, body })).status).toBe(401); // the same nonce again
     expect((await http<{ code: string }>('POST', `${platform.baseUrl}/v1/wallet/${player.walletId}/sign`, { apiKey: game.key, body: { chain: 'evm', message: 'plain' } })).body.code).toBe('SIGNATURE_REQUIRED');
     const deleted = await http('DELETE', `${platform.baseUrl}/v1/console/games/${game.gameId}/api-keys/${game.keyId}?revokeTokens=true`, { bearer: token });
     expect(deleted.status).toBe(204);

@@ -1,5 +1,6 @@
 import { webcrypto } from 'node:crypto';
 import { GameFixture, TestPlatform, consoleToken, createGame, createPlayer, http, stepUp } from '@game-wallet/testing';
+import { API_ROUTES } from '../src/openapi/api-routes';
 
 /**
  * Signed requests (RFC 9421 with RFC 9530 Content-Digest), checked against signatures this suite builds by hand with
@@ -76,6 +77,16 @@ async function signedHeaders(options: SignOptions): Promise<Record<string, strin
     ...(digest !== undefined && options.sendDigest !== false ? { 'content-digest': digest } : {}),
   };
 }
+
+/** The routes that sign, or mint a credential that can: what `signedRequests: 'signing'` names. */
+const SIGNING_ROUTES = new Set([
+  'post /v1/wallet/{walletId}/sign',
+  'post /v1/wallet/{walletId}/sign-transaction',
+  'post /v1/wallet/{walletId}/sign-typed-data',
+  'post /v1/profile/{id}/authenticate',
+]);
+/** Every route of both OpenAPI documents an API key may call. */
+const API_KEY_ROUTES = API_ROUTES.filter((route) => route.access === 'apiKey' || route.access === 'apiKeyOrProfile');
 
 async function signedCall<T = unknown>(options: SignOptions) {
   const headers = await signedHeaders(options);
@@ -166,6 +177,19 @@ describe('signed requests', () => {
       expect(response.body.code).toBe('SIGNATURE_REQUIRED');
     });
 
+
+    it.each(API_KEY_ROUTES.map((route) => [`${route.method.toUpperCase()} ${route.path}`, route] as const))(
+      'refuses a plain %s exactly when the setting names it',
+      async (_name, route) => {
+        const player = await createPlayer(platform, game.key);
+        const path = route.path.replace('{walletId}', player.walletId).replace('{playerId}', player.id).replace('{id}', player.profileId);
+        const origin = route.port === 'base' ? platform.baseUrl : platform.coreUrl;
+        const response = await http<{ code?: string }>(route.method.toUpperCase(), `${origin}${path}`, { apiKey: game.key, body: route.method === 'get' ? undefined : { uniqueId: `table-${Math.random()}`, chain: 'evm', message: 'x' } });
+        const named = SIGNING_ROUTES.has(`${route.method} ${route.path}`);
+        expect({ route: route.path, refused: response.body?.code === 'SIGNATURE_REQUIRED' }).toEqual({ route: route.path, refused: named });
+      },
+    );
+
     it('lets plain reads and player creation through: the setting names signing routes only', async () => {
       expect((await http('GET', `${platform.baseUrl}/v1/wallet/${walletId}`, { apiKey: game.key })).status).toBe(200);
       expect((await http('POST', `${platform.coreUrl}/v1/player/create`, { apiKey: game.key, body: { uniqueId: 'plain-create' } })).status).toBe(201);
@@ -202,6 +226,15 @@ describe('signed requests', () => {
       expect(response.body.message).not.toContain(game.key);
     });
 
+    it('refuses a changed body sent with its own digest: the signature covers the digest of the body signed', async () => {
+      const headers = await signedHeaders({ method: 'POST', url: signUrl(), apiKey: game.key, body, key: ed });
+      const changed = { ...body, message: 'changed after signing' };
+      headers['content-digest'] = `sha-256=:${b64(await subtle.digest('SHA-256', Buffer.from(JSON.stringify(changed))))}:`;
+      const response = await http<{ code: string; message: string }>('POST', signUrl(), { body: changed, headers });
+      expect(response.status).toBe(401);
+      expect(response.body).toMatchObject({ code: 'INVALID_SIGNATURE', message: expect.stringContaining('does not verify') });
+    });
+
     it('refuses a captured request sent again, on the same gateway or another: 401 INVALID_SIGNATURE (nonce used before)', async () => {
       const headers = await signedHeaders({ method: 'POST', url: signUrl(), apiKey: game.key, body, key: p256 });
       expect((await http('POST', signUrl(), { body, headers })).status).toBe(200);
@@ -229,6 +262,19 @@ describe('signed requests', () => {
     beforeAll(async () => {
       expect((await setRequirement('all')).body.signedRequests).toBe('all');
     });
+
+
+    it.each(API_KEY_ROUTES.map((route) => [`${route.method.toUpperCase()} ${route.path}`, route] as const))(
+      'refuses a plain %s exactly when the setting names it',
+      async (_name, route) => {
+        const player = await createPlayer(platform, game.key);
+        const path = route.path.replace('{walletId}', player.walletId).replace('{playerId}', player.id).replace('{id}', player.profileId);
+        const origin = route.port === 'base' ? platform.baseUrl : platform.coreUrl;
+        const response = await http<{ code?: string }>(route.method.toUpperCase(), `${origin}${path}`, { apiKey: game.key, body: route.method === 'get' ? undefined : { uniqueId: `table-${Math.random()}`, chain: 'evm', message: 'x' } });
+        const named = true;
+        expect({ route: route.path, refused: response.body?.code === 'SIGNATURE_REQUIRED' }).toEqual({ route: route.path, refused: named });
+      },
+    );
 
     it('refuses a plain read and a plain player creation with 401 SIGNATURE_REQUIRED', async () => {
       expect((await http<{ code: string }>('GET', `${platform.baseUrl}/v1/wallet/${walletId}`, { apiKey: game.key })).body.code).toBe('SIGNATURE_REQUIRED');

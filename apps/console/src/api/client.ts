@@ -82,7 +82,7 @@ export async function apiRequest<T>(method: Method, path: string, body?: unknown
       throw error;
     }
     await stepUp(handler);
-    // A key of its own: the platform keeps the refusal (401) under the first key and would answer it again.
+    // A key of its own for the resend (the platform keeps no 401, so the first would do as well).
     return send<T>(method, path, body, withKey());
   }
 }

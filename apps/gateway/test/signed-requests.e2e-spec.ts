@@ -99,6 +99,8 @@ describe('signed requests', () => {
   let token: string;
   let game: GameFixture;
   let walletId: string;
+  /** a player whose ids fill the route table's paths (made before signatures are required) */
+  let tablePlayer: { id: string; walletId: string; profileId: string };
   let ed: TestKey;
   let p256: TestKey;
   const keyUrl = () => `${platform.baseUrl}/v1/console/games/${game.gameId}/api-keys/${game.keyId}`;
@@ -111,6 +113,7 @@ describe('signed requests', () => {
     await stepUp(platform, token);
     game = await createGame(platform, token, 'Signed game');
     walletId = (await createPlayer(platform, game.key)).walletId;
+    tablePlayer = await createPlayer(platform, game.key);
     [ed, p256] = await Promise.all([makeKey('ed25519'), makeKey('ecdsa-p256-sha256')]);
   });
 
@@ -181,7 +184,7 @@ describe('signed requests', () => {
     it.each(API_KEY_ROUTES.map((route) => [`${route.method.toUpperCase()} ${route.path}`, route] as const))(
       'refuses a plain %s exactly when the setting names it',
       async (_name, route) => {
-        const player = await createPlayer(platform, game.key);
+        const player = tablePlayer;
         const path = route.path.replace('{walletId}', player.walletId).replace('{playerId}', player.id).replace('{id}', player.profileId);
         const origin = route.port === 'base' ? platform.baseUrl : platform.coreUrl;
         const response = await http<{ code?: string }>(route.method.toUpperCase(), `${origin}${path}`, { apiKey: game.key, body: route.method === 'get' ? undefined : { uniqueId: `table-${Math.random()}`, chain: 'evm', message: 'x' } });
@@ -267,7 +270,7 @@ describe('signed requests', () => {
     it.each(API_KEY_ROUTES.map((route) => [`${route.method.toUpperCase()} ${route.path}`, route] as const))(
       'refuses a plain %s exactly when the setting names it',
       async (_name, route) => {
-        const player = await createPlayer(platform, game.key);
+        const player = tablePlayer;
         const path = route.path.replace('{walletId}', player.walletId).replace('{playerId}', player.id).replace('{id}', player.profileId);
         const origin = route.port === 'base' ? platform.baseUrl : platform.coreUrl;
         const response = await http<{ code?: string }>(route.method.toUpperCase(), `${origin}${path}`, { apiKey: game.key, body: route.method === 'get' ? undefined : { uniqueId: `table-${Math.random()}`, chain: 'evm', message: 'x' } });

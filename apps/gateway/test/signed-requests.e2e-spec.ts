@@ -106,6 +106,18 @@ describe('signed requests', () => {
   const keyUrl = () => `${platform.baseUrl}/v1/console/games/${game.gameId}/api-keys/${game.keyId}`;
   const setRequirement = (signedRequests: string) => http<{ signedRequests: string; code?: string }>('PATCH', keyUrl(), { bearer: token, body: { signedRequests } });
 
+  /** Every API-key route of the OpenAPI documents, plain: refused with SIGNATURE_REQUIRED exactly where `setting` names it. */
+  const refusesPlainRequestsWhereNamed = (setting: 'signing' | 'all'): void => {
+    it.each(API_KEY_ROUTES.map((route) => [`${route.method.toUpperCase()} ${route.path}`, route] as const))('refuses a plain %s exactly when the setting names it', async (_name, route) => {
+      const path = route.path.replace('{walletId}', tablePlayer.walletId).replace('{playerId}', tablePlayer.id).replace('{id}', tablePlayer.profileId);
+      const origin = route.port === 'base' ? platform.baseUrl : platform.coreUrl;
+      const body = route.method === 'get' ? undefined : { uniqueId: `table-${Math.random()}`, chain: 'evm', message: 'x' };
+      const response = await http<{ code?: string }>(route.method.toUpperCase(), `${origin}${path}`, { apiKey: game.key, body });
+      const named = setting === 'all' || SIGNING_ROUTES.has(`${route.method} ${route.path}`);
+      expect({ route: route.path, refused: response.body?.code === 'SIGNATURE_REQUIRED' }).toEqual({ route: route.path, refused: named });
+    });
+  };
+
   beforeAll(async () => {
     platform = await TestPlatform.start('signed-requests');
     second = await platform.startSecondGateway();
@@ -181,17 +193,7 @@ describe('signed requests', () => {
     });
 
 
-    it.each(API_KEY_ROUTES.map((route) => [`${route.method.toUpperCase()} ${route.path}`, route] as const))(
-      'refuses a plain %s exactly when the setting names it',
-      async (_name, route) => {
-        const player = tablePlayer;
-        const path = route.path.replace('{walletId}', player.walletId).replace('{playerId}', player.id).replace('{id}', player.profileId);
-        const origin = route.port === 'base' ? platform.baseUrl : platform.coreUrl;
-        const response = await http<{ code?: string }>(route.method.toUpperCase(), `${origin}${path}`, { apiKey: game.key, body: route.method === 'get' ? undefined : { uniqueId: `table-${Math.random()}`, chain: 'evm', message: 'x' } });
-        const named = SIGNING_ROUTES.has(`${route.method} ${route.path}`);
-        expect({ route: route.path, refused: response.body?.code === 'SIGNATURE_REQUIRED' }).toEqual({ route: route.path, refused: named });
-      },
-    );
+    refusesPlainRequestsWhereNamed('signing');
 
     it('lets plain reads and player creation through: the setting names signing routes only', async () => {
       expect((await http('GET', `${platform.baseUrl}/v1/wallet/${walletId}`, { apiKey: game.key })).status).toBe(200);
@@ -267,17 +269,7 @@ describe('signed requests', () => {
     });
 
 
-    it.each(API_KEY_ROUTES.map((route) => [`${route.method.toUpperCase()} ${route.path}`, route] as const))(
-      'refuses a plain %s exactly when the setting names it',
-      async (_name, route) => {
-        const player = tablePlayer;
-        const path = route.path.replace('{walletId}', player.walletId).replace('{playerId}', player.id).replace('{id}', player.profileId);
-        const origin = route.port === 'base' ? platform.baseUrl : platform.coreUrl;
-        const response = await http<{ code?: string }>(route.method.toUpperCase(), `${origin}${path}`, { apiKey: game.key, body: route.method === 'get' ? undefined : { uniqueId: `table-${Math.random()}`, chain: 'evm', message: 'x' } });
-        const named = true;
-        expect({ route: route.path, refused: response.body?.code === 'SIGNATURE_REQUIRED' }).toEqual({ route: route.path, refused: named });
-      },
-    );
+    refusesPlainRequestsWhereNamed('all');
 
     it('refuses a plain read and a plain player creation with 401 SIGNATURE_REQUIRED', async () => {
       expect((await http<{ code: string }>('GET', `${platform.baseUrl}/v1/wallet/${walletId}`, { apiKey: game.key })).body.code).toBe('SIGNATURE_REQUIRED');

@@ -211,6 +211,8 @@ describe('console API', () => {
         active: true,
         createdAt: expect.any(String),
         lastUsedAt: null,
+        signedRequests: 'off',
+        signingKeys: [],
         key: expect.stringMatching(/^gk_[0-9A-Za-z]{40}$/),
       });
       const list = await api<{ items: ApiKey[] }>('GET', `/games/${gameId}/api-keys`);

@@ -7,7 +7,7 @@ import { AppMetrics, createRootLogger } from '@game-wallet/observability';
 import { RedisOutage, RedisStreamsClient, SHARED_TRANSPORT_KEYS_WARNING, TransportKeys, createFailFastRedis } from '@game-wallet/transport';
 import { Pool } from 'pg';
 import { BaseApiModule } from './base-api.module';
-import { loadGatewayConfig } from './config';
+import { GatewayConfig, loadGatewayConfig } from './config';
 import { findBuiltConsole, installConsoleApp } from './console-app/console-app';
 import { CoreApiModule } from './core-api.module';
 import { InternalModule } from './internal.module';
@@ -35,15 +35,7 @@ runMain('gateway', async () => {
   }
   await migrateGatewaySchema(config.databaseUrl, config.migrations, (message) => logger.info(message));
   const redis = createFailFastRedis(config.redisUrl, 'gateway:app');
-  const pool = new Pool({
-    connectionString: config.databaseUrl,
-    max: config.databasePoolSize,
-    connectionTimeoutMillis: 1000,
-    idleTimeoutMillis: 10_000,
-    statement_timeout: 4000,
-    application_name: 'game-wallet-gateway',
-  });
-  pool.on('error', () => undefined); // a dropped idle connection is replaced on next use; health reports outages
+  const pool = gatewayPool(config, 'game-wallet-gateway');
   metrics.observePool('gateway', pool);
   const transportKeys = TransportKeys.fromConfig('gateway', config.transportKeys, config.dataDir);
   if (transportKeys.shared) {
@@ -77,16 +69,7 @@ runMain('gateway', async () => {
   const consoleRoot = findBuiltConsole(config.consoleDir, logger);
   const lifecycle = { draining: false };
   // Claims of Idempotency-Keys commit without waiting for the disk (see IdempotencyStore); kept answers do wait.
-  const claims = new Pool({
-    connectionString: config.databaseUrl,
-    max: config.databasePoolSize,
-    connectionTimeoutMillis: 1000,
-    idleTimeoutMillis: 10_000,
-    statement_timeout: 4000,
-    application_name: 'game-wallet-gateway-claims',
-    options: '-c synchronous_commit=off',
-  });
-  claims.on('error', () => undefined);
+  const claims = gatewayPool(config, 'game-wallet-gateway-claims', '-c synchronous_commit=off');
   const idempotency = new IdempotencyStore(pool, config.idempotencyTtlSeconds, idempotencyLeaseMs(config.serviceDeadlineMs), claims);
   const purge = setInterval(() => void idempotency.purgeExpired().catch(() => undefined), IDEMPOTENCY_PURGE_MS);
   purge.unref();
@@ -143,6 +126,21 @@ runMain('gateway', async () => {
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 });
+
+/** A pool of the gateway's own connections; a dropped idle one is replaced on next use (health reports outages). */
+function gatewayPool(config: GatewayConfig, applicationName: string, options?: string): Pool {
+  const pool = new Pool({
+    connectionString: config.databaseUrl,
+    max: config.databasePoolSize,
+    connectionTimeoutMillis: 1000,
+    idleTimeoutMillis: 10_000,
+    statement_timeout: 4000,
+    application_name: applicationName,
+    ...(options === undefined ? {} : { options }),
+  });
+  pool.on('error', () => undefined);
+  return pool;
+}
 
 /**
  * The gateway's schema (kept Idempotency-Key answers): migrated as it starts, or by the migration job

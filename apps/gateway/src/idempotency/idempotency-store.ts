@@ -22,6 +22,8 @@ export interface KeptAnswerRecord {
 /** The right to run a request, and to keep its answer, until the lease ends. */
 export interface IdempotencyClaim {
   request: IdempotentRequest;
+  /** SHA-256 of the key: the row's key, as stored */
+  keyHash: Buffer;
   owner: string;
 }
 
@@ -77,7 +79,7 @@ export class IdempotencyStore {
         [request.credential, request.route, keyHash, bodyHash, owner, this.leaseMs, this.ttlSeconds],
       );
       if (claimed.rowCount === 1) {
-        return { kind: 'run', claim: { request, owner } };
+        return { kind: 'run', claim: { request, keyHash, owner } };
       }
       const found = await this.pool.query<{ body_hash: Buffer; status: number | null; answer: Buffer | null; live: boolean }>(
         `SELECT body_hash, status, answer, expires_at > now() AS live FROM ${TABLE} WHERE credential = $1 AND route = $2 AND key_hash = $3`,
@@ -103,23 +105,18 @@ export class IdempotencyStore {
    * meanwhile (its lease lapsed) keeps nothing.
    */
   async complete(claim: IdempotencyClaim, answer: KeptAnswerRecord): Promise<void> {
-    const { request, owner } = claim;
+    const { request, keyHash, owner } = claim;
     await this.pool.query(
       `UPDATE ${TABLE} SET status = $5, answer = $6, owner = NULL, locked_until = NULL
        WHERE credential = $1 AND route = $2 AND key_hash = $3 AND owner = $4`,
-      [request.credential, request.route, sha256(request.key), owner, answer.status, sealAnswer(request, answer)],
+      [request.credential, request.route, keyHash, owner, answer.status, sealAnswer(request, answer)],
     );
   }
 
   /** Frees the key of a request whose answer is not kept (a 5xx): the client may send it again. */
   async release(claim: IdempotencyClaim): Promise<void> {
-    const { request, owner } = claim;
-    await this.pool.query(`DELETE FROM ${TABLE} WHERE credential = $1 AND route = $2 AND key_hash = $3 AND owner = $4`, [
-      request.credential,
-      request.route,
-      sha256(request.key),
-      owner,
-    ]);
+    const { request, keyHash, owner } = claim;
+    await this.pool.query(`DELETE FROM ${TABLE} WHERE credential = $1 AND route = $2 AND key_hash = $3 AND owner = $4`, [request.credential, request.route, keyHash, owner]);
   }
 
   /**

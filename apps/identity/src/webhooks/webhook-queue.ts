@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { rowsOf } from '@game-wallet/database';
+import { rowsOf, runLocked } from '@game-wallet/database';
 import PgBoss from 'pg-boss';
+import { DataSource } from 'typeorm';
 import { IdentityConfig } from '../config';
 import { IDENTITY_CONFIG } from '../identity-config.token';
 import { WEBHOOK_QUEUE_SCHEMA } from './webhook-queue-schema';
@@ -45,7 +46,10 @@ export class WebhookQueue implements OnApplicationShutdown {
   private starting?: Promise<PgBoss>;
   private readonly workers: string[] = [];
 
-  constructor(@Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig) {}
+  constructor(
+    @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig,
+    private readonly dataSource: DataSource,
+  ) {}
 
   /** Starts pg-boss once (its tables are made by identity's migrations); later calls wait for the same start. */
   start(): Promise<PgBoss> {
@@ -63,11 +67,23 @@ export class WebhookQueue implements OnApplicationShutdown {
       } as PgBoss.ConstructorOptions);
       boss.on('error', (error: Error) => this.logger.warn(`Webhook queue: ${error.message}`));
       await boss.start();
-      await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: 20, retryDelay: 5, expireInSeconds: JOB_EXPIRY_SECONDS, retentionDays: 2 } as PgBoss.Queue);
+      await this.createQueue(boss);
       this.boss = boss;
       return boss;
     })();
     return this.starting;
+  }
+
+  /**
+   * Creates the delivery queue unless it exists, one replica at a time: pg-boss's `create_queue` attaches a partition
+   * and adds a foreign key to its queue table, so two replicas creating it at once deadlock.
+   */
+  private async createQueue(boss: PgBoss): Promise<void> {
+    await runLocked(this.dataSource, `game-wallet:${WEBHOOK_QUEUE_SCHEMA}:create`, async () => {
+      if ((await boss.getQueue(QUEUE)) === null) {
+        await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: 20, retryDelay: 5, expireInSeconds: JOB_EXPIRY_SECONDS, retentionDays: 2 } as PgBoss.Queue);
+      }
+    });
   }
 
   /**

@@ -22,9 +22,13 @@ const COUNTED = ['player.created', 'wallet.signed'];
 /**
  * A lost delivery job is taken again once it has expired (30 s after it started), at the next pg-boss maintenance
  * (every 10 s, by whichever replica's turn comes first: up to 20 s apart when one replica is left), after the queue's
- * retry delay (5 s) and a worker's poll (0.5 s): every event arrives within this of the kill.
+ * retry delay (5 s) and a worker's poll (0.5 s): 55.5 s on an idle machine, and every event arrives within this of the
+ * kill on a machine as busy as CI's (the suite prints the last arrival it measured).
  */
-const LOST_JOB_BOUND_MS = 60_000;
+const LOST_JOB_BOUND_MS = 80_000;
+
+/** How much later than its sender's death the receiver (in this busy test process) may read a request written before it. */
+const READ_LATE_MS = 5_000;
 
 /**
  * Events and their webhooks under process faults: events committed while they could not be relayed survive a SIGKILL
@@ -359,15 +363,17 @@ describe('webhooks under faults', () => {
     expect(await deliveryStates(subscribed.endpoint.id, expected.length, killedAt + LOST_JOB_BOUND_MS - Date.now())).toEqual(firstTimeSuccesses(expected));
     const lastArrival = Math.max(...countedRequests(hooks, game.gameId).map((request) => request.at));
     // A repeat is an attempt identity#2 sent and never recorded: the same event again, from identity, once its job
-    // expired. (A request that came as it died may have no sender left to find: its connection closed with it.)
+    // expired. (A request that came as it died may have no sender left to find: its connection closed with it. One it
+    // wrote just before it died may be read here a little after: this process runs the receiver beside the test.)
     const repeats = repeated(hooks, game.gameId);
     for (const eventId of Object.keys(repeats)) {
       const [firstTry, ...again] = hooks.of(eventId);
-      expect([eventId, senders.get(firstTry) !== 'identity', firstTry.at <= deadAt]).toEqual([eventId, true, true]);
+      expect([eventId, senders.get(firstTry) !== 'identity', firstTry.at <= deadAt + READ_LATE_MS]).toEqual([eventId, true, true]);
       expect(again.map((request) => [request.at - firstTry.at >= 30_000, senders.get(request)])).toEqual(again.map(() => [true, 'identity']));
     }
+    const readLate = Math.max(0, ...Object.keys(repeats).map((eventId) => hooks.of(eventId)[0].at - deadAt));
     process.stdout.write(
-      `replica SIGKILLed mid-stream: ${expected.length} events, ${Object.keys(repeats).length} delivered twice, last arrival ${((lastArrival - killedAt) / 1000).toFixed(1)} s after the kill\n`,
+      `replica SIGKILLed mid-stream: ${expected.length} events, ${Object.keys(repeats).length} delivered twice (first tries read up to ${readLate} ms after the kill returned), last arrival ${((lastArrival - killedAt) / 1000).toFixed(1)} s after the kill\n`,
     );
   }, 150_000);
 });

@@ -54,7 +54,7 @@ export const CONSOLE_PERMISSIONS = {
     roles: DEVELOPERS,
     scope: 'game',
     stepUp: true,
-    summary: "register or remove an API key's request-signing keys; require signed requests or stop requiring them",
+    summary: "register or remove an API key's request-signing keys; require signatures or not",
   },
   'webhooks.read': { roles: READERS, scope: 'game', stepUp: false, summary: 'see webhook endpoints and their delivery log (never a secret)' },
   'webhooks.manage': { roles: DEVELOPERS, scope: 'game', stepUp: true, summary: 'add, change, delete webhook endpoints; rotate their secrets' },

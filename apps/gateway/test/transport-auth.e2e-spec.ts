@@ -125,7 +125,7 @@ describe('authenticated transport', () => {
 
     it('takes no shared API-key entry identity did not sign for that key: unsigned, signed for another key, or by another app', async () => {
       const game = await createGame(platform, operator, 'Cache forgery');
-      const state = JSON.stringify({ keyId: game.keyId, applicationId: game.gameId, active: true });
+      const state = JSON.stringify({ keyId: game.keyId, applicationId: game.gameId, active: true, cachedUntil: Date.now() + 60_000 });
       const unsigned = anyKey();
       await redis.set(cacheKeyOf(unsigned), state, 'EX', 60);
       expect(await useKey(unsigned)).toMatchObject({ status: 401, body: { code: 'INVALID_API_KEY' } });
@@ -146,6 +146,27 @@ describe('authenticated transport', () => {
       const signed = anyKey();
       await redis.set(cacheKeyOf(signed), signValue(platform.transportKeys('identity'), 'gateway', cacheContext(cacheKeyOf(signed)), state), 'EX', 60);
       expect((await useKey(signed)).status).toBe(404);
+    });
+
+    it('takes no shared API-key entry identity signed once its signed time has passed, or without one: a copy written back is a miss', async () => {
+      const game = await createGame(platform, operator, 'Cache replay');
+      expect((await useKey(game.key)).status).toBe(404);
+      const real = await waitFor(async () => redis.get(cacheKeyOf(game.key)), 2000, "the real key's entry");
+      const { cachedUntil } = JSON.parse(real.slice(real.indexOf(' ') + 1)) as { cachedUntil: number };
+      expect(cachedUntil - Date.now()).toBeGreaterThan(0);
+      expect(cachedUntil - Date.now()).toBeLessThanOrEqual(15_000);
+
+      const state = { keyId: game.keyId, applicationId: game.gameId, active: true };
+      const byIdentity = (key: string, text: unknown) => signValue(platform.transportKeys('identity'), 'gateway', cacheContext(cacheKeyOf(key)), JSON.stringify(text));
+      const entries = { inTime: { ...state, cachedUntil: Date.now() + 60_000 }, past: { ...state, cachedUntil: Date.now() - 10_000 }, timeless: state };
+      const answers: Record<string, number> = {};
+      for (const [name, text] of Object.entries(entries)) {
+        const key = anyKey();
+        await redis.set(cacheKeyOf(key), byIdentity(key, text), 'EX', 60);
+        answers[name] = (await useKey(key)).status;
+      }
+      // In its time the entry is taken (the unknown key acts as the game's); past it, or without one, identity answers.
+      expect(answers).toEqual({ inTime: 404, past: 401, timeless: 401 });
     });
 
     it('drops a revocation broadcast identity did not sign, and applies one it did', async () => {

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { BROADCAST, PATTERNS, ResolvedApiKey, apiKeyCacheKey, broadcastChannel } from '@game-wallet/contracts';
+import { BROADCAST, PATTERNS, ResolvedApiKey, apiKeyCacheKey, broadcastChannel, freshCachedApiKey } from '@game-wallet/contracts';
 import { BroadcastSubscriber, RedisStreamsClient, RejectionLog, TransportKeys, cacheContext, openValue } from '@game-wallet/transport';
 import Redis from 'ioredis';
 import { hash as digest } from 'node:crypto';
@@ -18,7 +18,8 @@ const USAGE_FLUSH_MS = 20_000;
  * Resolves presented API keys: memory, then the shared Redis cache, then identity. A change broadcast by identity
  * evicts the key here at once; after a broadcast reconnect everything is evicted (messages may have been missed).
  * Results of a lookup that overlapped an eviction are not cached, so a slow lookup cannot bring a stale state back.
- * A shared entry counts only when identity signed it for its own Redis key; any other is a miss (identity answers).
+ * A shared entry counts only when identity signed it for its own Redis key and its signed time has not passed; any
+ * other is a miss (identity answers).
  */
 export class ApiKeyResolver {
   private readonly logger = new Logger(ApiKeyResolver.name);
@@ -116,9 +117,9 @@ export class ApiKeyResolver {
     if (opened?.ok === false) {
       this.rejections.rejected(opened.reason);
     }
-    const state = opened?.ok
-      ? (JSON.parse(opened.text) as ResolvedApiKey | null)
-      : await this.transport.call(PATTERNS.identity.resolveApiKey, { payload: { hash }, principal: { kind: 'system' } });
+    // A signed entry past its time (written back by someone who can write to Redis) is a miss too.
+    const cached = opened?.ok ? freshCachedApiKey(opened.text, Date.now()) : undefined;
+    const state = cached !== undefined ? cached : await this.transport.call(PATTERNS.identity.resolveApiKey, { payload: { hash }, principal: { kind: 'system' } });
     if (this.evictions === evictionsBefore) {
       this.memory.set(hash, { state });
     }

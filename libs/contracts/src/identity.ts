@@ -82,6 +82,41 @@ export interface ResolvedApiKey {
   signingKeys?: { id: string; algorithm: RequestSignatureAlgorithm; publicKey: SigningPublicJwk }[];
 }
 
+/**
+ * A key's state as identity leaves it in the gateways' shared Redis cache (signed, at `apiKeyCacheKey`): the state
+ * and until when (ms since the epoch) a gateway may take it, so an entry replayed by someone who can write to Redis
+ * is no use once that time has passed. `null`: no such key.
+ */
+export type CachedApiKey = (ResolvedApiKey & { cachedUntil: number }) | null;
+
+/** How far a gateway's clock may be behind identity's before a cache entry's `cachedUntil` is read as passed. */
+export const API_KEY_CACHE_CLOCK_SKEW_MS = 5_000;
+
+/**
+ * The state a shared cache entry's text gives at `now`, or `undefined` when the gateway must ask identity instead: a
+ * key's state past its `cachedUntil`, or without one (identity of an earlier release), or text that is not a state.
+ * An entry saying there is no such key is taken at any time: replaying one only refuses.
+ */
+export function freshCachedApiKey(text: string, now: number): ResolvedApiKey | null | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (parsed === null) {
+    return null;
+  }
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) {
+    return undefined;
+  }
+  const { cachedUntil, ...state } = parsed as ResolvedApiKey & { cachedUntil?: unknown };
+  if (typeof cachedUntil !== 'number' || now > cachedUntil + API_KEY_CACHE_CLOCK_SKEW_MS) {
+    return undefined;
+  }
+  return state;
+}
+
 export interface ProfileView {
   id: string;
   applicationId: string;

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, BROADCAST, ResolvedApiKey, apiKeyCacheKey, broadcastChannel } from '@game-wallet/contracts';
+import { AppError, BROADCAST, CachedApiKey, ResolvedApiKey, apiKeyCacheKey, broadcastChannel } from '@game-wallet/contracts';
 import { APP_REDIS } from '@game-wallet/http';
 import { TransportKeys, cacheContext, signValue } from '@game-wallet/transport';
 import Redis from 'ioredis';
@@ -46,9 +46,14 @@ export class ApiKeyCache {
     }
   }
 
-  /** SET arguments of a key's entry: the key, its state as signed JSON, and its lifetime. */
+  /**
+   * SET arguments of a key's entry: the key, its state as signed JSON, and its lifetime. A state carries the end of
+   * that lifetime under the signature, since Redis's own expiry is not signed: a copy written back later is refused.
+   */
   private entry(hash: string, state: CachedKeyState): [string, string, 'EX', number] {
     const key = apiKeyCacheKey(this.config.keyPrefix, hash);
-    return [key, signValue(this.keys, 'gateway', cacheContext(key), JSON.stringify(state)), 'EX', state === null ? NEGATIVE_TTL_SECONDS : POSITIVE_TTL_SECONDS];
+    const ttlSeconds = state === null ? NEGATIVE_TTL_SECONDS : POSITIVE_TTL_SECONDS;
+    const cached: CachedApiKey = state === null ? null : { ...state, cachedUntil: Date.now() + ttlSeconds * 1000 };
+    return [key, signValue(this.keys, 'gateway', cacheContext(key), JSON.stringify(cached)), 'EX', ttlSeconds];
   }
 }

@@ -28,7 +28,7 @@ const COUNTED = ['player.created', 'wallet.signed'];
 const LOST_JOB_BOUND_MS = 80_000;
 
 /** How much later than its sender's death the receiver (in this busy test process) may read a request written before it. */
-const READ_LATE_MS = 5_000;
+const READ_LATE_MS = 2_000;
 
 /**
  * Events and their webhooks under process faults: events committed while they could not be relayed survive a SIGKILL

@@ -11,36 +11,52 @@ import { WebhookQueue } from '../src/webhooks/webhook-queue';
  */
 describe('webhook delivery queue at start', () => {
   const database = uniqueDatabaseUrl('webhook_queue');
+  const REPLICAS = 4;
+  /** Each replica's identity connection pool, with the app's own settings (per-query limits included). */
   const dataSources: DataSource[] = [];
+  const queues: WebhookQueue[] = [];
 
   beforeAll(async () => {
     await ensureDatabase(database.url);
     await migrateSchema(identityDataSourceOptions(database.url));
+    for (let index = 0; index < REPLICAS; index += 1) {
+      const options = identityDataSourceOptions(database.url);
+      const extra = (options as { extra?: Record<string, unknown> }).extra;
+      dataSources.push(await new DataSource({ ...options, extra: { ...extra, max: 2 } }).initialize());
+    }
   });
 
   afterAll(async () => {
+    await Promise.all(queues.map((queue) => queue.onApplicationShutdown()));
     await Promise.all(dataSources.map((dataSource) => dataSource.destroy()));
     await dropDatabase(database.name);
   });
 
-  /** A replica's queue: its own pg-boss and its own identity connection pool. */
-  async function replicaQueue(): Promise<WebhookQueue> {
-    const dataSource = await new DataSource({ ...identityDataSourceOptions(database.url), extra: { max: 2 } }).initialize();
-    dataSources.push(dataSource);
-    return new WebhookQueue({ databaseUrl: database.url } as IdentityConfig, dataSource);
+  /** Starts every replica's queue at once: how each start ended, and the queues the database then holds. */
+  async function startTogether(): Promise<{ started: string[]; made: string[] }> {
+    const round = dataSources.map((dataSource) => new WebhookQueue({ databaseUrl: database.url } as IdentityConfig, dataSource));
+    queues.push(...round);
+    const outcomes = await Promise.allSettled(round.map((queue) => queue.start()));
+    await Promise.all(round.map((queue) => queue.onApplicationShutdown()));
+    queues.splice(queues.length - round.length);
+    const made = await queryOnce<{ name: string }>(database.url, 'SELECT name FROM webhook_queue.queue');
+    return { started: outcomes.map((outcome) => (outcome.status === 'rejected' ? String(outcome.reason) : 'started')), made: made.map((row) => row.name) };
   }
+
+  const dropQueue = async (): Promise<void> => {
+    await queryOnce(database.url, `DELETE FROM webhook_queue.queue`);
+    await queryOnce(database.url, `DO $$ DECLARE t text; BEGIN
+      FOR t IN SELECT inhrelid::regclass::text FROM pg_inherits WHERE inhparent = 'webhook_queue.job'::regclass LOOP EXECUTE 'DROP TABLE ' || t; END LOOP; END $$`);
+  };
 
   it('starts four replicas at once, again and again, creating the queue once each time and never deadlocking', async () => {
     for (let round = 0; round < 6; round += 1) {
-      await queryOnce(database.url, `DELETE FROM webhook_queue.queue`);
-      await queryOnce(database.url, `DO $$ DECLARE t text; BEGIN
-        FOR t IN SELECT inhrelid::regclass::text FROM pg_inherits WHERE inhparent = 'webhook_queue.job'::regclass LOOP EXECUTE 'DROP TABLE ' || t; END LOOP; END $$`);
-      const queues = await Promise.all([replicaQueue(), replicaQueue(), replicaQueue(), replicaQueue()]);
-      const started = await Promise.allSettled(queues.map((queue) => queue.start()));
-      await Promise.all(queues.map((queue) => queue.onApplicationShutdown()));
-      expect([round, started.map((outcome) => (outcome.status === 'rejected' ? String(outcome.reason) : 'started'))]).toEqual([round, ['started', 'started', 'started', 'started']]);
-      const made = await queryOnce<{ name: string }>(database.url, 'SELECT name FROM webhook_queue.queue');
-      expect(made.map((row) => row.name)).toEqual(['webhook-delivery']);
+      await dropQueue();
+      expect([round, await startTogether()]).toEqual([round, { started: Array(REPLICAS).fill('started'), made: ['webhook-delivery'] }]);
     }
+  });
+
+  it('starts them again with the queue there (a restart), leaving it as it was', async () => {
+    expect(await startTogether()).toEqual({ started: Array(REPLICAS).fill('started'), made: ['webhook-delivery'] });
   });
 });

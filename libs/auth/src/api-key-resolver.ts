@@ -117,11 +117,12 @@ export class ApiKeyResolver {
     if (opened?.ok === false) {
       this.rejections.rejected(opened.reason);
     }
-    // A signed entry past its time (written back by someone who can write to Redis) is a miss too.
+    // A signed entry past its time (written back by someone who can write to Redis) is a miss too, and one taken is
+    // kept here no longer than its time.
     const cached = opened?.ok ? freshCachedApiKey(opened.text, Date.now()) : undefined;
-    const state = cached !== undefined ? cached : await this.transport.call(PATTERNS.identity.resolveApiKey, { payload: { hash }, principal: { kind: 'system' } });
+    const state = cached !== undefined ? cached.state : await this.transport.call(PATTERNS.identity.resolveApiKey, { payload: { hash }, principal: { kind: 'system' } });
     if (this.evictions === evictionsBefore) {
-      this.memory.set(hash, { state });
+      this.memory.set(hash, { state }, { ttl: Math.max(1, Math.min(MEMORY_TTL_MS, cached?.freshForMs ?? MEMORY_TTL_MS)) });
     }
     return state;
   }

@@ -93,11 +93,12 @@ export type CachedApiKey = (ResolvedApiKey & { cachedUntil: number }) | null;
 export const API_KEY_CACHE_CLOCK_SKEW_MS = 5_000;
 
 /**
- * The state a shared cache entry's text gives at `now`, or `undefined` when the gateway must ask identity instead: a
- * key's state past its `cachedUntil`, or without one (identity of an earlier release), or text that is not a state.
- * An entry saying there is no such key is taken at any time: replaying one only refuses.
+ * The state a shared cache entry's text gives at `now`, with how much longer it may be used (ms), or `undefined` when
+ * the gateway must ask identity instead: a key's state past its `cachedUntil`, or without one (identity of an earlier
+ * release), or text that is not a state. An entry saying there is no such key is taken at any time (`Infinity`):
+ * replaying it only refuses.
  */
-export function freshCachedApiKey(text: string, now: number): ResolvedApiKey | null | undefined {
+export function freshCachedApiKey(text: string, now: number): { state: ResolvedApiKey | null; freshForMs: number } | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -105,16 +106,14 @@ export function freshCachedApiKey(text: string, now: number): ResolvedApiKey | n
     return undefined;
   }
   if (parsed === null) {
-    return null;
+    return { state: null, freshForMs: Infinity };
   }
   if (typeof parsed !== 'object' || Array.isArray(parsed)) {
     return undefined;
   }
   const { cachedUntil, ...state } = parsed as ResolvedApiKey & { cachedUntil?: unknown };
-  if (typeof cachedUntil !== 'number' || now > cachedUntil + API_KEY_CACHE_CLOCK_SKEW_MS) {
-    return undefined;
-  }
-  return state;
+  const freshForMs = typeof cachedUntil === 'number' ? cachedUntil + API_KEY_CACHE_CLOCK_SKEW_MS - now : -1;
+  return freshForMs >= 0 ? { state, freshForMs } : undefined;
 }
 
 export interface ProfileView {

@@ -29,8 +29,9 @@ export class ApiKeyCache {
     private readonly keys: TransportKeys,
   ) {}
 
-  async fill(hash: string, state: CachedKeyState): Promise<void> {
-    await this.redis.set(...this.entry(hash, state), 'NX').catch(() => undefined);
+  /** Caches a state read from the database at `readAt`, unless an entry exists: its life counts from the read. */
+  async fill(hash: string, state: CachedKeyState, readAt: number): Promise<void> {
+    await this.redis.set(...this.entry(hash, state, readAt), 'NX').catch(() => undefined);
   }
 
   /** Publishes a change; a failure is a 503 (the change itself is saved, and the cache entry expires within a minute). */
@@ -50,10 +51,10 @@ export class ApiKeyCache {
    * SET arguments of a key's entry: the key, its state as signed JSON, and its lifetime. A state carries the end of
    * that lifetime under the signature, since Redis's own expiry is not signed: a copy written back later is refused.
    */
-  private entry(hash: string, state: CachedKeyState): [string, string, 'EX', number] {
+  private entry(hash: string, state: CachedKeyState, readAt = Date.now()): [string, string, 'EX', number] {
     const key = apiKeyCacheKey(this.config.keyPrefix, hash);
     const ttlSeconds = state === null ? NEGATIVE_TTL_SECONDS : POSITIVE_TTL_SECONDS;
-    const cached: CachedApiKey = state === null ? null : { ...state, cachedUntil: Date.now() + ttlSeconds * 1000 };
+    const cached: CachedApiKey = state === null ? null : { ...state, cachedUntil: readAt + ttlSeconds * 1000 };
     return [key, signValue(this.keys, 'gateway', cacheContext(key), JSON.stringify(cached)), 'EX', ttlSeconds];
   }
 }

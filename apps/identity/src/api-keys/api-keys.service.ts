@@ -246,9 +246,10 @@ export class ApiKeysService {
 
   /** The gateway's lookup of a presented key by its hash; null when no such key exists. */
   async resolve(hash: string): Promise<ResolvedApiKey | null> {
+    const readAt = Date.now();
     const key = /^[0-9a-f]{64}$/.test(hash) ? await this.keys.findByHash(hash) : null;
     const state = key ? resolvedOf(key, await this.keys.signingKeysOf([key.id])) : null;
-    await this.cache.fill(hash, state);
+    await this.cache.fill(hash, state, readAt);
     return state;
   }
 

@@ -66,8 +66,15 @@ export class WebhookQueue implements OnApplicationShutdown {
         deleteAfterDays: 2,
       } as PgBoss.ConstructorOptions);
       boss.on('error', (error: Error) => this.logger.warn(`Webhook queue: ${error.message}`));
-      await boss.start();
-      await this.createQueue(boss);
+      try {
+        await boss.start();
+        await this.createQueue(boss);
+      } catch (error) {
+        // Nothing is left running, and a later call starts again.
+        this.starting = undefined;
+        await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
+        throw error;
+      }
       this.boss = boss;
       return boss;
     })();

@@ -6,8 +6,10 @@ import { createFailFastRedis } from './transport-options';
 type Listener = (message: string) => void;
 
 /**
- * One pub/sub connection for the broadcasts an app follows. It re-subscribes after a reconnect and then calls the
+ * One pub/sub connection for the broadcasts an app follows. It re-subscribes after a reconnect and calls the
  * `onResync` hooks: messages sent while it was away are lost, so whoever caches must drop or reload its state.
+ * Re-subscribing is ours, not ioredis's: its own attempt leaves a refusal (an ACL that no longer allows a channel)
+ * unhandled, which ends the process. Ours logs it and tries again every second, resyncing once it succeeds.
  */
 export class BroadcastSubscriber {
   private readonly logger = new Logger(BroadcastSubscriber.name);
@@ -15,9 +17,15 @@ export class BroadcastSubscriber {
   private readonly resyncHooks: (() => void)[] = [];
   private readonly redis: Redis;
   private wasReady = false;
+  private retry?: NodeJS.Timeout;
 
   constructor(redisUrl: RedisTarget, name: string) {
-    this.redis = createFailFastRedis(redisUrl, `broadcasts:${name}`, { enableOfflineQueue: true, enableAutoPipelining: false, commandTimeout: undefined });
+    this.redis = createFailFastRedis(redisUrl, `broadcasts:${name}`, {
+      enableOfflineQueue: true,
+      enableAutoPipelining: false,
+      commandTimeout: undefined,
+      autoResubscribe: false,
+    });
     this.redis.on('message', (channel: string, message: string) => {
       for (const listener of this.listeners.get(channel) ?? []) {
         try {
@@ -31,9 +39,29 @@ export class BroadcastSubscriber {
       if (this.wasReady) {
         this.logger.log('Broadcasts reconnected: resynchronising caches');
         this.resyncHooks.forEach((hook) => hook());
+        void this.resubscribe(false);
       }
       this.wasReady = true;
     });
+  }
+
+  /** Follows every channel again on a new connection; a refusal is tried again in a second (then resyncing). */
+  private async resubscribe(resync: boolean): Promise<void> {
+    clearTimeout(this.retry);
+    const channels = [...this.listeners.keys()];
+    try {
+      if (channels.length > 0) {
+        await this.redis.subscribe(...channels);
+      }
+      if (resync) {
+        this.logger.log('Broadcasts followed again: resynchronising caches');
+        this.resyncHooks.forEach((hook) => hook());
+      }
+    } catch (error) {
+      this.logger.warn(`Could not follow the broadcasts again (${String(error)}); trying again in 1 s`);
+      this.retry = setTimeout(() => void this.resubscribe(true), 1000);
+      this.retry.unref();
+    }
   }
 
   /** Follows `channel`; resolves once subscribed (or after 1 s, the subscription then completes on connect). */
@@ -56,6 +84,7 @@ export class BroadcastSubscriber {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.retry);
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }

@@ -83,7 +83,13 @@ describe('audit export with hash chains', () => {
     const lines = linesOf((await exportOf(game.gameId)).text);
     const middle = String(lines[Math.floor(lines.length / 2)].entry.at);
     const later = await exportOf(game.gameId, `?since=${encodeURIComponent(middle)}`);
-    expect(linesOf(later.text).every((line) => String(line.entry.at) >= middle)).toBe(true);
+    // Each chain's part starts at its first row written at or after `since` and runs on without a gap.
+    for (const chain of ['identity', 'wallet']) {
+      const part = linesOf(later.text).filter((line) => line.chain === chain);
+      const whole = lines.filter((line) => line.chain === chain);
+      const first = whole.findIndex((line) => String(line.entry.at) >= middle);
+      expect([chain, part.map((line) => line.seq)]).toEqual([chain, whole.slice(first === -1 ? whole.length : first).map((line) => line.seq)]);
+    }
     expect((await verify(later.text)).ok).toBe(true);
     const earlier = linesOf((await exportOf(game.gameId, `?until=${encodeURIComponent(middle)}`)).text);
     expect(earlier.length + linesOf(later.text).length).toBe(lines.length);

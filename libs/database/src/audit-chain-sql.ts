@@ -204,3 +204,17 @@ export abstract class AuditChainerService implements OnApplicationBootstrap, OnA
     await this.stop?.();
   }
 }
+
+/**
+ * The WHERE clause of a page of a game's audit export from `tables` (which share one chain): parameters `$1` the game,
+ * `$2` the last `seq` already sent, `$3` since and `$4` until (timestamps, or null), `$5` the page size. A window is a
+ * run of consecutive links, so it verifies from its first row on: from the first link written at or after `since` to
+ * the last before the first written at or after `until`. (Rows are stamped before they take their link, so two written
+ * at once may stand in the chain in the other order than their times; a window by time alone could leave a gap.)
+ */
+export function auditExportWindowSql(tables: readonly string[]): string {
+  const firstAt = (parameter: string): string =>
+    `(SELECT min(seq) FROM (${tables.map((table) => `SELECT seq FROM ${table} WHERE application_id = $1 AND at >= ${parameter}`).join(' UNION ALL ')}) AS s)`;
+  return `application_id = $1 AND seq > $2 AND ($3::timestamptz IS NULL OR seq >= ${firstAt('$3')})
+    AND ($4::timestamptz IS NULL OR seq < COALESCE(${firstAt('$4')}, 9223372036854775807)) ORDER BY seq LIMIT $5`;
+}

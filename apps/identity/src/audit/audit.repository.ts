@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { ACTION_AUDIT_COLUMNS, ActionAuditRow, AuditExportLine, PLATFORM_CHAIN_ID, canonicalAuditEntry } from '@game-wallet/crypto';
-import { insertActionEvent } from '@game-wallet/database';
+import { auditExportWindowSql, insertActionEvent } from '@game-wallet/database';
 import { EntityManager, LessThan, Repository } from 'typeorm';
 import { auditRowDocument, identityAuditDocument } from './audit-document';
 import { AuditEventEntity } from './entities/audit-event.entity';
@@ -10,6 +10,8 @@ import { AuditEventEntity } from './entities/audit-event.entity';
 const INSERT_CHAINED = `
   INSERT INTO identity.audit_events (id, application_id, at, actor, action, target, details, seq, prev_hash, hash)
   SELECT $1, $2, $3, $4, $5, $6, $7, c.seq, c.prev_hash, c.hash FROM identity.audit_chain(ARRAY[$8::uuid], ARRAY[$9::text]) AS c`;
+
+const EXPORT_WINDOW = auditExportWindowSql(['identity.audit_events']);
 
 interface ChainedRow extends ActionAuditRow {
   seq: string;
@@ -53,12 +55,11 @@ export class AuditRepository {
     });
   }
 
-  /** A game's chained rows in chain order after `afterSeq`, those written in [`since`, `until`) only, as export lines. */
+  /** A game's chained rows in chain order after `afterSeq`, in the window [`since`, `until`) (see auditExportWindowSql), as export lines. */
   async exportForGame(applicationId: string, afterSeq: number, limit: number, since?: Date, until?: Date): Promise<AuditExportLine[]> {
     const rows: ChainedRow[] = await this.events.query(
       `SELECT ${ACTION_AUDIT_COLUMNS}, seq, prev_hash, hash FROM identity.audit_events
-       WHERE application_id = $1 AND seq > $2 AND ($3::timestamptz IS NULL OR at >= $3) AND ($4::timestamptz IS NULL OR at < $4)
-       ORDER BY seq LIMIT $5`,
+       WHERE ${EXPORT_WINDOW}`,
       [applicationId, afterSeq, since ?? null, until ?? null, limit],
     );
     return rows.map((row) => ({

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AuditExportWindow } from '@game-wallet/contracts';
 import { ACTION_AUDIT_COLUMNS, ActionAuditRow, AuditEntryDocument, AuditExportLine } from '@game-wallet/crypto';
+import { auditExportWindowSql } from '@game-wallet/database';
 import { DataSource } from 'typeorm';
 import { SIGNATURE_EVENT_COLUMNS, SignatureEventRow, policyRowDocument, signatureRowDocument } from './audit-documents';
 
@@ -11,7 +12,7 @@ interface Link {
   hash: Buffer;
 }
 
-const WINDOW = `application_id = $1 AND seq > $2 AND ($3::timestamptz IS NULL OR at >= $3) AND ($4::timestamptz IS NULL OR at < $4) ORDER BY seq LIMIT $5`;
+const WINDOW = auditExportWindowSql(['wallet.signature_events', 'wallet.policy_events']);
 
 /** The wallet's part of a game's audit export: its chain over signing attempts and policy changes, in chain order. */
 @Injectable()
